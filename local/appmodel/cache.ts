@@ -1,0 +1,87 @@
+// Analyzes the app once per content hash and keeps the result in <root>/.local/app-model.json,
+// so vitest workers and `npm start` share one analysis. A hit costs a hash of the app's files,
+// no TypeScript program.
+import crypto from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { analyzeApp } from "./analyze";
+import { appFiles } from "./files";
+import { type AppModel, AppCompileError, type CompileError } from "./model";
+
+export { appSourceFiles } from "./files";
+
+/** What the cache file holds: the model, or the violations found (also worth sharing). */
+type CacheEntry = { hash: string; model: AppModel } | { hash: string; errors: CompileError[] };
+
+const analyzerDir = path.dirname(fileURLToPath(import.meta.url));
+
+/** The analyzer's own sources: a change to them must invalidate every cached model. */
+function analyzerSources(): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.name.endsWith(".ts") && !e.name.endsWith(".test.ts")) out.push(p);
+    }
+  };
+  walk(analyzerDir);
+  return out.sort();
+}
+
+/** The content hash: the app root, encore.app, every analyzed file, every .sql file name, the analyzer. */
+export function appHash(root: string): string {
+  const h = crypto.createHash("sha256");
+  const add = (label: string, data: string | Buffer): void => {
+    h.update(`${label}\0${data.length}\0`);
+    h.update(data);
+  };
+  add("root", root);
+  add("encore.app", fs.readFileSync(path.join(root, "encore.app")));
+  const files = appFiles(root);
+  for (const rel of files.ts) add(`ts:${rel}`, fs.readFileSync(path.join(root, rel)));
+  for (const rel of files.sql) add("sql", rel);
+  for (const p of analyzerSources()) add(`analyzer:${path.relative(analyzerDir, p)}`, fs.readFileSync(p));
+  return h.digest("hex");
+}
+
+/** Where the cached model of an app lives. */
+export function cachePath(root: string): string {
+  return path.join(root, ".local", "app-model.json");
+}
+
+function readEntry(file: string): CacheEntry | null {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8")) as CacheEntry;
+  } catch {
+    return null;
+  }
+}
+
+/** Writes through a temporary file and a rename, so a concurrent reader never sees half a file. */
+function writeEntry(file: string, entry: CacheEntry): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const tmp = `${file}.${process.pid}.${crypto.randomBytes(4).toString("hex")}.tmp`;
+  fs.writeFileSync(tmp, JSON.stringify(entry));
+  fs.renameSync(tmp, file);
+}
+
+/** The app model of the app at `root`, from the cache when its hash matches; throws AppCompileError. */
+export function loadAppModel(root: string): AppModel {
+  const absRoot = path.resolve(root);
+  const file = cachePath(absRoot);
+  const hash = appHash(absRoot);
+  let entry = readEntry(file);
+  if (entry === null || entry.hash !== hash) {
+    try {
+      entry = { hash, model: analyzeApp(absRoot) };
+    } catch (err) {
+      if (!(err instanceof AppCompileError)) throw err;
+      entry = { hash, errors: err.errors };
+    }
+    writeEntry(file, entry);
+  }
+  if ("errors" in entry) throw new AppCompileError(entry.errors);
+  return entry.model;
+}

@@ -1,0 +1,124 @@
+// encore.dev/validate expressions: how Encore combines them (types/validation.rs semantics:
+// `&` and `|` flatten into And/Or lists in source order, then one level is simplified) and
+// which base types each rule applies to.
+import type { TypeSchema, ValidationExpr } from "./model";
+
+type Rule = Extract<ValidationExpr, { rule: string }>;
+
+function isRule(e: ValidationExpr): e is Rule {
+  return "rule" in e;
+}
+
+/** `a & b`: And lists absorb each other, keeping source order. */
+export function andExpr(a: ValidationExpr, b: ValidationExpr): ValidationExpr {
+  const left = "and" in a ? a.and : [a];
+  const right = "and" in b ? b.and : [b];
+  return { and: [...left, ...right] };
+}
+
+/** `a | b`: Or lists absorb each other, keeping source order. */
+export function orExpr(a: ValidationExpr, b: ValidationExpr): ValidationExpr {
+  const left = "or" in a ? a.or : [a];
+  const right = "or" in b ? b.or : [b];
+  return { or: [...left, ...right] };
+}
+
+/** Merges two rules of the same bound kind, tightest wins for And, loosest for Or. */
+function mergeRules(a: Rule, b: Rule, mode: "and" | "or"): Rule | null {
+  if (a.rule !== b.rule || !("value" in a) || !("value" in b)) return null;
+  if (typeof a.value !== "number" || typeof b.value !== "number") return null;
+  const tighter = (a.rule === "minLen" || a.rule === "minValue") === (mode === "and") ? Math.max : Math.min;
+  return { ...a, value: tighter(a.value, b.value) } as Rule;
+}
+
+/**
+ * Merges same-kind bounds in the top-level list (MinLen<3> & MinLen<5> becomes MinLen<5>) and
+ * unwraps a single-element list, as Encore does before handing the schema to its runtime.
+ * Merged-away elements are swapped with the list's tail, so order can change as in Encore.
+ */
+export function simplifyExpr(expr: ValidationExpr): ValidationExpr {
+  const mode = "and" in expr ? "and" : "or" in expr ? "or" : null;
+  if (mode === null) return expr;
+  const exprs = [...(mode === "and" ? (expr as { and: ValidationExpr[] }).and : (expr as { or: ValidationExpr[] }).or)];
+  let size = exprs.length;
+  for (let i = 0; i < size; i++) {
+    let j = i + 1;
+    while (j < size) {
+      const a = exprs[i];
+      const b = exprs[j];
+      const merged = isRule(a) && isRule(b) ? mergeRules(a, b, mode) : null;
+      if (merged === null) {
+        j++;
+        continue;
+      }
+      exprs[i] = merged;
+      [exprs[j], exprs[size - 1]] = [exprs[size - 1], exprs[j]];
+      size--;
+    }
+  }
+  exprs.length = size;
+  if (exprs.length === 1) return exprs[0];
+  return mode === "and" ? { and: exprs } : { or: exprs };
+}
+
+/** Encore's rendering of a rule, for error messages ("MinLen<3>"). */
+export function describeRule(r: Rule): string {
+  switch (r.rule) {
+    case "minLen": return `MinLen<${r.value}>`;
+    case "maxLen": return `MaxLen<${r.value}>`;
+    case "minValue": return `Min<${r.value}>`;
+    case "maxValue": return `Max<${r.value}>`;
+    case "startsWith": return `StartsWith<${JSON.stringify(r.value)}>`;
+    case "endsWith": return `EndsWith<${JSON.stringify(r.value)}>`;
+    case "matchesRegexp": return `MatchesRegexp<${JSON.stringify(r.value)}>`;
+    case "isEmail": return "IsEmail";
+    case "isURL": return "IsURL";
+  }
+}
+
+/** Encore's rendering of an expression ("(MinLen<3> & MaxLen<5>)"). */
+export function describeExpr(e: ValidationExpr): string {
+  if (isRule(e)) return describeRule(e);
+  if ("and" in e) return `(${e.and.map(describeExpr).join(" & ")})`;
+  return `(${e.or.map(describeExpr).join(" | ")})`;
+}
+
+/** Whether a rule can apply to a base type (Rule::supports_type). */
+function ruleSupports(r: Rule, base: TypeSchema): boolean {
+  switch (r.rule) {
+    case "minLen":
+    case "maxLen":
+      return base.kind === "array" || base.kind === "string";
+    case "minValue":
+    case "maxValue":
+      return base.kind === "number" || base.kind === "decimal";
+    default:
+      return base.kind === "string";
+  }
+}
+
+/** A short name for a schema type in error messages. */
+export function describeSchema(t: TypeSchema): string {
+  switch (t.kind) {
+    case "literal": return JSON.stringify(t.value);
+    case "array": return `${describeSchema(t.elem)}[]`;
+    case "object": return "object";
+    case "map": return `Record<string, ${describeSchema(t.value)}>`;
+    case "union": return t.types.map(describeSchema).join(" | ");
+    case "validated": return describeSchema(t.base);
+    default: return t.kind;
+  }
+}
+
+/** Encore's "unsupported validation" message when some rule does not fit the base type, else null. */
+export function unsupportedValidation(expr: ValidationExpr, base: TypeSchema): string | null {
+  const bad: Rule[] = [];
+  const walk = (e: ValidationExpr): void => {
+    if (isRule(e)) {
+      if (!ruleSupports(e, base)) bad.push(e);
+    } else ("and" in e ? e.and : e.or).forEach(walk);
+  };
+  walk(expr);
+  if (bad.length === 0) return null;
+  return `unsupported validation: ${bad.map((r) => `${describeRule(r)} cannot be applied to ${describeSchema(base)}`).join(", ")}`;
+}

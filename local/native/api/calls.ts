@@ -1,0 +1,67 @@
+// Service-to-service calls (~encore/clients): the payload and the result go through the schemas as
+// they would on the wire, validation and auth apply, and failures come back as ApiCallError.
+import type { Napi } from "../napi-types";
+import { rootLogger } from "../logger";
+import { newTrace } from "../request";
+import { decodeJson, encodeJson, DecodeError } from "./codec";
+import { ApiCallError, toWireError, wireError } from "./errors";
+import { registeredEndpoint } from "./registry";
+import { apiCallMeta, invokeTyped } from "./invoke";
+
+function fillPath(path: string, params: Record<string, unknown>): { path: string; pathParams: Record<string, string> } {
+  const pathParams: Record<string, string> = {};
+  const filled = path
+    .split("/")
+    .map((seg) => {
+      if (!/^[:*!]/.test(seg)) return seg;
+      const v = String(params[seg.slice(1)] ?? "");
+      pathParams[seg.slice(1)] = v;
+      return encodeURIComponent(v);
+    })
+    .join("/");
+  return { path: filled, pathParams };
+}
+
+export async function apiCall(
+  service: string,
+  endpoint: string,
+  payload: unknown,
+  source: Napi.Request | null,
+  opts: Napi.CallOpts | null,
+): Promise<Record<string, any> | null | ApiCallError> {
+  const ep = registeredEndpoint(service, endpoint);
+  if (!ep) return new ApiCallError(wireError("not_found", `endpoint ${service}.${endpoint} not found`));
+  if (ep.model.raw) return new ApiCallError(wireError("unimplemented", "raw endpoints cannot be called through ~encore/clients"));
+
+  const authData = (opts?.authData ?? source?.getAuthData() ?? null) as Record<string, unknown> | null;
+  if (ep.model.auth && (!authData || typeof authData.userID !== "string")) {
+    return new ApiCallError(wireError("unauthenticated", "endpoint requires auth but none provided"));
+  }
+
+  let params: Record<string, unknown> | null = null;
+  if (ep.model.request) {
+    try {
+      params = decodeJson(ep.model.request, encodeJson(ep.model.request, payload), "unable to decode request body");
+    } catch (e) {
+      if (e instanceof DecodeError) return new ApiCallError(wireError("invalid_argument", e.message));
+      throw e;
+    }
+  }
+
+  const { path, pathParams } = fillPath(ep.model.path, params ?? {});
+  const sourceTrace = source?.meta().trace;
+  const meta: Napi.RequestMeta = {
+    startedAt: new Date().toISOString(),
+    trace: newTrace(sourceTrace),
+    apiCall: apiCallMeta(ep, { method: ep.model.methods[0], path, pathAndQuery: path, pathParams, headers: {}, payload: params }),
+  };
+  try {
+    const result = await invokeTyped(ep, params, meta, authData);
+    if (!ep.model.response) return null;
+    return decodeJson(ep.model.response, encodeJson(ep.model.response, result.payload), "unable to decode response body");
+  } catch (e) {
+    const wire = toWireError(e);
+    if (wire.internalMessage) rootLogger.with({ service, endpoint }).log(null, 5, "internal error in service call", e as Error);
+    return new ApiCallError(wire);
+  }
+}

@@ -1,0 +1,98 @@
+import { describe, expect, it } from "vitest";
+import type { EndpointModel, ObjectSchema, TypeSchema } from "../../appmodel/model";
+import { decodeHttpRequest, decodeJson, decodeValue, encodeHttpResponse, encodeJson } from "./codec";
+import { WireErrorSignal } from "./errors";
+
+const str: TypeSchema = { kind: "string" };
+const num: TypeSchema = { kind: "number" };
+const date: TypeSchema = { kind: "date" };
+
+function field(name: string, type: TypeSchema, extra: Partial<ObjectSchema["fields"][number]> = {}) {
+  return { name, wireName: name, optional: false, location: "default" as const, type, ...extra };
+}
+
+function endpoint(request: ObjectSchema | null, response: ObjectSchema | null, methods: EndpointModel["methods"] = ["POST"], path = "/x"): EndpointModel {
+  return {
+    service: "s", name: "e", file: "s/e.ts", loc: { file: "s/e.ts", line: 1, column: 1 }, methods, path, expose: true, auth: false,
+    raw: false, bodyLimit: null, tags: [], sensitive: false, request, response,
+  };
+}
+
+function decodeError(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof WireErrorSignal) return `${e.wire.code}: ${e.wire.message}`;
+    throw e;
+  }
+  throw new Error("expected a decode error");
+}
+
+describe("decodeValue", () => {
+  it("decodes unions by trying each variant, literal unions with the allowed values named", () => {
+    const nullable: TypeSchema = { kind: "union", types: [str, { kind: "null" }] };
+    expect(decodeValue(nullable, null, "x", "json")).toBeNull();
+    const color: TypeSchema = { kind: "union", types: [{ kind: "literal", value: "red" }, { kind: "literal", value: "blue" }] };
+    expect(() => decodeValue(color, "green", "c", "json")).toThrow('c: unknown variant string "green", expected one of "red", "blue"');
+  });
+
+  it("reports the path of a nested failure", () => {
+    const t: TypeSchema = { kind: "object", fields: [field("items", { kind: "array", elem: { kind: "object", fields: [field("n", num)] } })] };
+    expect(() => decodeValue(t, { items: [{ n: 1 }, { n: "2" }] }, "", "json")).toThrow('items[1].n: invalid type: string "2", expected a number');
+  });
+
+  it("parses text for numbers, booleans and dates", () => {
+    expect(decodeValue(num, "-1.5e2", "n", "text")).toBe(-150);
+    expect(decodeValue({ kind: "boolean" }, "false", "b", "text")).toBe(false);
+    expect(decodeValue(date, "2026-01-01T00:00:00Z", "d", "text")).toEqual(new Date("2026-01-01T00:00:00Z"));
+  });
+});
+
+describe("decodeHttpRequest", () => {
+  const req = { fields: [field("id", str), field("limit", num, { optional: true }), field("token", str, { location: "header", wireName: "X-Token", optional: true })] };
+
+  it("reads fields from the query string for GET and from the body for POST", () => {
+    const base = { pathParams: {}, headers: {}, cookies: {}, body: Buffer.alloc(0) };
+    expect(decodeHttpRequest(endpoint(req, null, ["GET"]), { ...base, method: "GET", query: new URLSearchParams("id=a&limit=3") })).toEqual({ id: "a", limit: 3 });
+    expect(
+      decodeHttpRequest(endpoint(req, null), { ...base, method: "POST", query: new URLSearchParams("id=ignored"), body: Buffer.from('{"id":"b","extra":1}') }),
+    ).toEqual({ id: "b" });
+  });
+
+  it("names a missing header", () => {
+    const withHeader = { fields: [field("token", str, { location: "header", wireName: "X-Token" })] };
+    const parts = { method: "GET", pathParams: {}, query: new URLSearchParams(), headers: {}, cookies: {}, body: Buffer.alloc(0) };
+    expect(decodeError(() => decodeHttpRequest(endpoint(withHeader, null, ["GET"]), parts))).toBe("invalid_argument: missing header parameter: X-Token");
+  });
+
+  it("returns null for endpoints without parameters", () => {
+    const parts = { method: "POST", pathParams: {}, query: new URLSearchParams(), headers: {}, cookies: {}, body: Buffer.from("{}") };
+    expect(decodeHttpRequest(endpoint(null, null), parts)).toBeNull();
+  });
+});
+
+describe("encoding", () => {
+  it("keeps declared fields only, at every level, and writes Dates as RFC 3339", () => {
+    const schema: ObjectSchema = { fields: [field("at", date), field("inner", { kind: "object", fields: [field("a", num)] })] };
+    expect(encodeJson(schema, { at: new Date(0), inner: { a: 1, secret: "x" }, other: 2 })).toEqual({ at: "1970-01-01T00:00:00.000Z", inner: { a: 1 } });
+    expect(decodeJson(schema, { at: "1970-01-01T00:00:00.000Z", inner: { a: 1 } }, "msg")).toEqual({ at: new Date(0), inner: { a: 1 } });
+  });
+
+  it("splits status, headers, cookies and body", () => {
+    const schema: ObjectSchema = {
+      fields: [
+        field("status", num, { location: "httpstatus" }),
+        field("loc", str, { location: "header", wireName: "Location" }),
+        field("session", str, { location: "cookie", wireName: "sid" }),
+        field("id", str),
+      ],
+    };
+    const out = encodeHttpResponse(endpoint(null, schema), { status: 201, loc: "/a", session: { value: "v 1", httpOnly: true }, id: "a" });
+    expect(out).toEqual({ status: 201, headers: { Location: "/a", "Set-Cookie": ["sid=v%201; HttpOnly"] }, body: { id: "a" } });
+  });
+
+  it("sends no body when the response has no body fields", () => {
+    const schema: ObjectSchema = { fields: [field("status", num, { location: "httpstatus" }), field("loc", str, { location: "header", wireName: "Location" })] };
+    expect(encodeHttpResponse(endpoint(null, schema), { status: 302, loc: "https://x" })).toEqual({ status: 302, headers: { Location: "https://x" }, body: null });
+  });
+});

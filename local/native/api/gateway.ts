@@ -1,0 +1,73 @@
+// The app's Gateway and its auth handler: which requests carry credentials, what the handler's
+// outcome means (ENCORE.md §11), and the 401 Encore sends when an endpoint needs auth.
+import type { Napi } from "../napi-types";
+import { appModel } from "../context";
+import { Request, newTrace } from "../request";
+import { decodeValue, DecodeError } from "./codec";
+import { fail, toWireError, WireErrorSignal, type WireError } from "./errors";
+import { runIsolated } from "./isolate";
+
+export class Gateway implements Napi.Gateway {}
+
+type AuthFn = (req: Napi.Request) => unknown;
+let authFn: AuthFn | null = null;
+
+export function registerGateway(_name: string, cfg: Napi.GatewayConfig): Gateway {
+  if (cfg.auth) authFn = cfg.auth as AuthFn;
+  return new Gateway();
+}
+
+/** Where the auth handler's parameters are read from. */
+export interface CredentialSource {
+  headers: Record<string, string | string[] | undefined>;
+  query: URLSearchParams;
+  cookies: Record<string, string>;
+}
+
+/** Authenticated data, or the unauthenticated error the handler gave (null: no credentials sent). */
+export type AuthOutcome = { data: Record<string, unknown> } | { data: null; error: WireError | null };
+
+const DEFAULT_UNAUTHENTICATED = "the request does not have valid authentication credentials for the operation";
+
+/**
+ * Runs the auth handler when the request carries any of its parameters. An unauthenticated error
+ * counts as no credentials; any other error fails the request, even on public endpoints.
+ */
+export async function authenticate(src: CredentialSource, meta: Napi.RequestMeta): Promise<AuthOutcome> {
+  const handler = appModel().authHandler;
+  if (!handler || !authFn) return { data: null, error: null };
+  const params: Record<string, unknown> = {};
+  let present = false;
+  for (const f of handler.params.fields) {
+    const raw = f.location === "header" ? src.headers[f.wireName.toLowerCase()]
+      : f.location === "cookie" ? src.cookies[f.wireName]
+      : src.query.get(f.wireName) ?? undefined;
+    if (raw === undefined) continue;
+    present = true;
+    try {
+      params[f.name] = decodeValue(f.type, Array.isArray(raw) ? raw.join(", ") : raw, f.wireName, "text");
+    } catch (e) {
+      if (e instanceof DecodeError) return { data: null, error: toWireError(fail("unauthenticated", e.message)) };
+      throw e;
+    }
+  }
+  if (!present) return { data: null, error: null };
+  const req = new Request({ payload: params, meta: { ...meta, trace: newTrace(meta.trace) } });
+  let result: unknown;
+  try {
+    result = await runIsolated(() => authFn!(req));
+  } catch (e) {
+    const wire = toWireError(e);
+    if (wire.code === "unauthenticated") return { data: null, error: wire };
+    throw new WireErrorSignal(wire);
+  }
+  const data = result as Record<string, unknown> | null;
+  if (!data || typeof data.userID !== "string" || data.userID === "") return { data: null, error: null };
+  return { data };
+}
+
+/** The 401 for an endpoint that needs auth when the request has none. */
+export function unauthenticatedError(outcome: AuthOutcome): WireErrorSignal {
+  const message = outcome.data === null && outcome.error ? outcome.error.message : DEFAULT_UNAUTHENTICATED;
+  return fail("unauthenticated", message);
+}

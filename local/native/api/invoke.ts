@@ -1,0 +1,39 @@
+// Calls a registered typed endpoint with a decoded payload, the way the runtime does for both
+// HTTP requests and service-to-service calls.
+import type { Napi } from "../napi-types";
+import { Request } from "../request";
+import type { RegisteredEndpoint } from "./registry";
+import { runIsolated } from "./isolate";
+
+/** What the SDK's handler wrapper returns (InternalHandlerResponse in encore.dev/internal/appinit). */
+export interface HandlerResult {
+  payload: unknown;
+  extraHeaders?: Record<string, string | string[]>;
+  status?: number;
+}
+
+/** The apiCall part of request metadata for an endpoint call. */
+export function apiCallMeta(
+  ep: RegisteredEndpoint,
+  call: { method: string; path: string; pathAndQuery: string; pathParams: Record<string, string>; headers: Record<string, unknown>; payload: unknown },
+): Napi.ApiCallData {
+  return {
+    api: { service: ep.model.service, endpoint: ep.model.name, raw: ep.model.raw, requiresAuth: ep.model.auth, tags: ep.model.tags },
+    method: call.method,
+    path: call.path,
+    pathAndQuery: call.pathAndQuery,
+    pathParams: call.pathParams,
+    parsedPayload: call.payload ?? undefined,
+    headers: call.headers,
+  };
+}
+
+export async function invokeTyped(
+  ep: RegisteredEndpoint,
+  payload: Record<string, unknown> | null,
+  meta: Napi.RequestMeta,
+  authData: Record<string, unknown> | null,
+): Promise<HandlerResult> {
+  const req = new Request({ payload, meta, authData });
+  return (await runIsolated(() => ep.route.handler(req))) as HandlerResult;
+}

@@ -1,0 +1,85 @@
+// Matches request paths to endpoints like Encore's gateway: static segments win over ":param",
+// which wins over "*wildcard"; "!fallback" routes only when nothing else matches; a trailing slash
+// is tolerated. A path that matches under another method is "no route for method".
+type Segment = { kind: "static"; text: string } | { kind: "param" | "wildcard" | "fallback"; name: string };
+
+interface Route<T> {
+  segments: Segment[];
+  methods: Set<string>;
+  value: T;
+}
+
+export interface Match<T> {
+  value: T;
+  params: Record<string, string>;
+}
+
+function parse(path: string): Segment[] {
+  return path.split("/").slice(1).map((s): Segment => {
+    if (s.startsWith(":")) return { kind: "param", name: s.slice(1) };
+    if (s.startsWith("*")) return { kind: "wildcard", name: s.slice(1) };
+    if (s.startsWith("!")) return { kind: "fallback", name: s.slice(1) };
+    return { kind: "static", text: s };
+  });
+}
+
+const RANK = { static: 0, param: 1, wildcard: 2, fallback: 3 } as const;
+
+export class Router<T> {
+  private routes: Route<T>[] = [];
+
+  add(path: string, methods: string[], value: T): void {
+    this.routes.push({ segments: parse(path), methods: new Set(methods), value });
+  }
+
+  /** The best route for method+path; "method" when only other methods match; null when none. */
+  find(method: string, rawPath: string): Match<T> | "method" | null {
+    const parts = rawPath.split("/").slice(1);
+    if (parts.length > 1 && parts[parts.length - 1] === "") parts.pop();
+    let decoded: string[];
+    try {
+      decoded = parts.map((p) => decodeURIComponent(p));
+    } catch {
+      return null;
+    }
+    const candidates = this.routes
+      .map((r) => ({ r, params: match(r.segments, decoded) }))
+      .filter((c): c is { r: Route<T>; params: Record<string, string> } => c.params !== null)
+      .sort((a, b) => compare(a.r.segments, b.r.segments));
+    if (candidates.length === 0) return null;
+    // Like Encore's gateway, pick the best path first, then look for the method among the routes
+    // sharing that path: GET /shorten is "no route for method", not /:code with code "shorten".
+    const best = candidates.filter((c) => compare(c.r.segments, candidates[0].r.segments) === 0);
+    const hit = best.find((c) => c.r.methods.has(method));
+    return hit ? { value: hit.r.value, params: hit.params } : "method";
+  }
+}
+
+function match(segments: Segment[], parts: string[]): Record<string, string> | null {
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const seg = segments[i];
+    if (seg.kind === "wildcard" || seg.kind === "fallback") {
+      params[seg.name] = parts.slice(i).join("/");
+      return params;
+    }
+    if (i >= parts.length) return null;
+    if (seg.kind === "static") {
+      if (seg.text !== parts[i]) return null;
+    } else {
+      if (parts[i] === "") return null;
+      params[seg.name] = parts[i];
+    }
+  }
+  return segments.length === parts.length ? params : null;
+}
+
+/** Orders candidates segment by segment: the more specific segment first; 0 for the same path shape. */
+function compare(a: Segment[], b: Segment[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const ra = a[i] ? RANK[a[i].kind] : -1;
+    const rb = b[i] ? RANK[b[i].kind] : -1;
+    if (ra !== rb) return ra - rb;
+  }
+  return 0;
+}

@@ -1,0 +1,202 @@
+// The local API gateway + app server: routes requests to exposed endpoints, runs the auth handler,
+// decodes and validates, calls the handler and writes Encore's response or error body.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Napi } from "../napi-types";
+import { setApiBaseUrl } from "../context";
+import { LogLevel, rootLogger, formatLine } from "../logger";
+import { newTrace } from "../request";
+import { serveObject } from "../objects";
+import { Router } from "./router";
+import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
+import { decodeHttpRequest, encodeHttpResponse } from "./codec";
+import { errorBody, fail, statusByCode, toWireError, type WireError } from "./errors";
+import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
+import { apiCallMeta, invokeTyped } from "./invoke";
+import { BodyReader, ResponseWriter } from "./raw";
+import { Request } from "../request";
+import { runIsolated } from "./isolate";
+
+function buildRouter(): Router<RegisteredEndpoint> {
+  const router = new Router<RegisteredEndpoint>();
+  for (const ep of registeredEndpoints()) {
+    if (ep.model.expose) router.add(ep.model.path, ep.model.methods, ep);
+  }
+  return router;
+}
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) {
+      const value = part.slice(eq + 1).trim();
+      try {
+        out[part.slice(0, eq).trim()] = decodeURIComponent(value);
+      } catch {
+        out[part.slice(0, eq).trim()] = value;
+      }
+    }
+  }
+  return out;
+}
+
+async function readBody(req: http.IncomingMessage, limit: number | null): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (limit !== null && size > limit) throw fail("resource_exhausted", `request body exceeds the limit of ${limit} bytes`);
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function sendError(res: http.ServerResponse, e: WireError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, statusByCode[e.code] ?? 500, errorBody(e));
+}
+
+/** CORS as `encore run` allows by default: any origin without credentials. */
+function corsHeaders(req: http.IncomingMessage): Record<string, string> {
+  if (!req.headers.origin) return {};
+  return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "*" };
+}
+
+function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse): void {
+  res.writeHead(204, {
+    ...corsHeaders(req),
+    "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
+    "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
+    "Access-Control-Max-Age": "7200",
+  });
+  res.end();
+}
+
+async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  if (await serveObject(req, res)) return;
+  const url = new URL(req.url ?? "/", "http://localhost");
+  const method = (req.method ?? "GET").toUpperCase();
+  const found = router.find(method, url.pathname);
+  if (found === null) throw fail("not_found", "endpoint not found");
+  if (found === "method") {
+    if (method === "OPTIONS" && req.headers["access-control-request-method"]) return answerPreflight(req, res);
+    throw fail("not_found", "no route for method");
+  }
+  const ep = found.value;
+  const headers = req.headers as Record<string, string | string[] | undefined>;
+  const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookies(req.headers.cookie) };
+  const baseMeta = (payload: unknown): Napi.RequestMeta => ({
+    startedAt: new Date().toISOString(),
+    trace: newTrace(),
+    apiCall: apiCallMeta(ep, { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers, payload }),
+  });
+
+  const outcome = await authenticate(creds, baseMeta(undefined));
+  if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
+
+  if (ep.model.raw) {
+    const writer = new ResponseWriter(res);
+    const rawReq = new Request({ payload: null, meta: baseMeta(undefined), authData: outcome.data });
+    const result = runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
+    await Promise.race([writer.closed, result]);
+    await result;
+    return;
+  }
+
+  const body = await readBody(req, ep.model.bodyLimit);
+  const payload = decodeHttpRequest(ep.model, {
+    method,
+    pathParams: found.params,
+    query: url.searchParams,
+    headers,
+    cookies: creds.cookies,
+    body,
+  });
+  const result = await invokeTyped(ep, payload, baseMeta(payload), outcome.data);
+  const out = encodeHttpResponse(ep.model, result.payload);
+  const extra = { ...corsHeaders(req), ...(result.extraHeaders ?? {}), ...out.headers };
+  const status = result.status ?? out.status;
+  if (out.body === null) {
+    res.writeHead(status, extra);
+    res.end();
+  } else {
+    sendJson(res, status, out.body, extra);
+  }
+}
+
+/** One request: handled, errors turned into Encore's error body, and one access-log line. */
+function requestListener(router: Router<RegisteredEndpoint>): http.RequestListener {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    handle(router, req, res)
+      .catch((e) => {
+        const wire = toWireError(e);
+        if (wire.internalMessage) rootLogger.log(null, LogLevel.Error as number as Napi.LogLevel, `${req.method} ${req.url}: ${wire.internalMessage}`, e instanceof Error ? e : undefined);
+        sendError(res, wire);
+      })
+      .finally(() => {
+        const ms = Number(process.hrtime.bigint() - started) / 1e6;
+        if (process.env.NODE_ENV !== "test" || process.env.LOG_REQUESTS) {
+          process.stdout.write(formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }) + "\n");
+        }
+      });
+  };
+}
+
+export interface LocalServer {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Serves every registered exposed endpoint on host:port (port 0 picks a free one). */
+export async function startLocalServer(port: number, host = "127.0.0.1"): Promise<LocalServer> {
+  const server = http.createServer(requestListener(buildRouter()));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const baseUrl = `http://${host}:${addr.port}`;
+  setApiBaseUrl(baseUrl);
+  return {
+    baseUrl,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+      }),
+  };
+}
+
+let stopHooks: (() => void | Promise<void>)[] = [];
+
+/** Work to stop before exit (cron scheduler, subscriptions); registered by local/cli.ts. */
+export function onShutdown(hook: () => void | Promise<void>): void {
+  stopHooks.push(hook);
+}
+
+/** `npm start`: serve on $PORT (4000) until SIGINT/SIGTERM, then drain and resolve to the exit code. */
+export async function runForever(): Promise<number> {
+  const port = Number(process.env.PORT ?? 4000);
+  const server = await startLocalServer(port, process.env.HOST ?? "127.0.0.1");
+  process.stdout.write(`API listening on ${server.baseUrl}\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", resolve);
+    process.once("SIGTERM", resolve);
+  });
+  process.stdout.write("shutting down\n");
+  await server.close();
+  for (const hook of stopHooks) await hook();
+  stopHooks = [];
+  return 0;
+}

@@ -1,0 +1,42 @@
+// Where the local runtime is, which app it runs and how it was started; shared by every subsystem.
+import fs from "node:fs";
+import path from "node:path";
+import type { AppModel } from "../appmodel/model";
+import { loadAppModel } from "../appmodel/cache";
+import { appRootDir } from "../paths";
+
+/** The app root: the directory holding encore.app. */
+export const appRoot = appRootDir;
+
+/** True under vitest (NODE_ENV=test), as Encore's own runtime decides test mode. */
+export const testMode = process.env.NODE_ENV === "test";
+
+/** Where local state lives: .local/ (databases, objects, generated code). */
+export const dataDir = path.join(appRoot, ".local");
+
+let model: AppModel | null = null;
+
+/** The app model, analyzed once per process (cached on disk by content hash). */
+export function appModel(): AppModel {
+  if (model === null) model = loadAppModel(appRoot);
+  return model;
+}
+
+let baseUrl: string | null = null;
+
+/** The API's base URL: the running local server's, else http://127.0.0.1:$PORT (4000). */
+export function apiBaseUrl(): string {
+  return baseUrl ?? `http://127.0.0.1:${process.env.PORT ?? "4000"}`;
+}
+
+/** Called by the HTTP server once it listens, so URLs built afterwards point at it. */
+export function setApiBaseUrl(url: string): void {
+  baseUrl = url;
+}
+
+/** A per-process scratch directory for test state that must not leak between workers. */
+export function testScratchDir(): string {
+  const dir = path.join(dataDir, "test", `${process.pid}`);
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
+}

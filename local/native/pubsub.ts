@@ -1,0 +1,41 @@
+// Pub/Sub for the local runtime: an in-process, asynchronous, at-least-once broker (pubsub/broker.ts)
+// standing in for the NSQ daemon `encore run` uses. Messages live in memory only: whatever is still
+// queued or waiting for a retry when the process exits is lost (NSQ would have kept it on disk).
+import type { Napi } from "./napi-types";
+import { appModel } from "./context";
+import { decodeJson, encodeJson } from "./api/codec";
+import { LogLevel, rootLogger } from "./logger";
+import { Broker, type BrokerTestHooks } from "./pubsub/broker";
+import { PubSubSubscription, PubSubTopic } from "./pubsub/handles";
+
+export { PubSubTopic, PubSubSubscription };
+
+function logAt(level: LogLevel) {
+  return (msg: string, fields: Record<string, unknown>, err?: unknown): void => {
+    const error = err === undefined || err instanceof Error ? err : new Error(String(err));
+    rootLogger.log(null, level as number as Napi.LogLevel, msg, error, undefined, fields);
+  };
+}
+
+const broker = new Broker({
+  model: appModel,
+  encode: encodeJson,
+  decode: decodeJson,
+  log: { warn: logAt(LogLevel.Warn), error: logAt(LogLevel.Error) },
+});
+
+export function openTopic(name: string): PubSubTopic {
+  return new PubSubTopic(broker, broker.topic(name).name);
+}
+
+export function openSubscription(cfg: Napi.PubSubSubscriptionConfig): PubSubSubscription {
+  broker.subscription(cfg.topicName, cfg.subscriptionName);
+  return new PubSubSubscription(broker, cfg);
+}
+
+/**
+ * For tests (through local/testing.ts): drain(topic?, timeoutMs = 10 s) waits until nothing is queued,
+ * in flight or waiting for a retry; duplicateNext(topic, { copies, concurrent }) redelivers the next
+ * message; setBackoffScale(f) multiplies every retry backoff; reset() drops everything queued.
+ */
+export const pubsubTestHooks: BrokerTestHooks = broker.testHooks;

@@ -1,0 +1,46 @@
+// The request object Encore's runtime hands to JS: an API call or a Pub/Sub delivery.
+// The SDK stores it in AsyncLocalStorage (currentRequest, getAuthData read it back).
+import { randomBytes } from "node:crypto";
+import type { Napi } from "./napi-types";
+
+function hexId(bytes: number): string {
+  return randomBytes(bytes).toString("hex");
+}
+
+/** A fresh trace id, so log lines of one request can be told apart. */
+export function newTrace(parent?: Napi.TraceData): Napi.TraceData {
+  return {
+    traceId: parent?.traceId ?? hexId(16),
+    spanId: hexId(8),
+    parentTraceId: parent?.traceId,
+    parentSpanId: parent?.spanId,
+  };
+}
+
+export class Request implements Napi.Request {
+  constructor(
+    private readonly data: {
+      payload: unknown;
+      meta: Napi.RequestMeta;
+      authData?: Record<string, unknown> | null;
+    },
+  ) {}
+
+  /** The decoded request (null when the endpoint takes no parameters). */
+  payload(): unknown {
+    return this.data.payload;
+  }
+
+  meta(): Napi.RequestMeta {
+    return this.data.meta;
+  }
+
+  getAuthData(): unknown {
+    return this.data.authData ?? null;
+  }
+
+  /** The trace this request belongs to, for calls and messages it causes. */
+  get trace(): Napi.TraceData | undefined {
+    return this.data.meta.trace;
+  }
+}

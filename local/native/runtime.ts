@@ -1,0 +1,96 @@
+// Our stand-in for Encore's native Runtime (Rust, loaded through napi): the encore.dev SDK's
+// own JavaScript runs unchanged on top of it, calling these methods exactly as it calls the real one.
+import type { Napi } from "./napi-types";
+import { appMeta } from "./meta";
+import { rootLogger } from "./logger";
+import { openDatabase } from "./sqldb";
+import { openTopic, openSubscription } from "./pubsub";
+import { openBucket } from "./objects";
+import { lookupSecret } from "./secrets";
+import { registerGateway } from "./api/gateway";
+import { registerRoutes } from "./api/registry";
+import { apiCall } from "./api/calls";
+import { runForever } from "./api/server";
+import { setDecimalConstructor } from "./decimal";
+import { unsupported } from "./unsupported";
+
+export class MetricsRegistry implements Napi.MetricsRegistry {
+  private slots = 0;
+  allocateSlot(): number {
+    return this.slots++;
+  }
+  slotCount(): number {
+    return this.slots;
+  }
+}
+
+export class Runtime implements Napi.Runtime {
+  private metrics = new MetricsRegistry();
+
+  constructor(options: Napi.RuntimeOptions) {
+    setDecimalConstructor(options.typeConstructors.decimal);
+  }
+
+  /** Serves every registered endpoint until SIGINT/SIGTERM; resolves to the exit code. */
+  runForever(): Promise<number> {
+    return runForever();
+  }
+  sqlDatabase(encoreName: string) {
+    return openDatabase(encoreName);
+  }
+  pubsubTopic(encoreName: string) {
+    return openTopic(encoreName);
+  }
+  bucket(encoreName: string) {
+    return openBucket(encoreName);
+  }
+  cacheCluster(encoreName: string): Napi.CacheCluster {
+    throw unsupported(`cache cluster ${encoreName}`);
+  }
+  gateway(encoreName: string, cfg: Napi.GatewayConfig) {
+    return registerGateway(encoreName, cfg);
+  }
+  logger() {
+    return rootLogger;
+  }
+  pubsubSubscription(cfg: Napi.PubSubSubscriptionConfig) {
+    return openSubscription(cfg);
+  }
+  registerHandler(route: Napi.ApiRoute): void {
+    registerRoutes([route], "app");
+  }
+  registerTestHandler(route: Napi.ApiRoute): void {
+    registerRoutes([route], "test");
+  }
+  registerHandlers(routes: Napi.ApiRoute[]): void {
+    registerRoutes(routes, "app");
+  }
+  secret(encoreName: string) {
+    return lookupSecret(encoreName);
+  }
+  apiCall(service: string, endpoint: string, payload?: unknown, source?: Napi.Request | null, opts?: Napi.CallOpts | null) {
+    return apiCall(service, endpoint, payload, source ?? null, opts ?? null);
+  }
+  stream(service: string, endpoint: string): Promise<Napi.WebSocketClient> {
+    return Promise.reject(unsupported(`streaming endpoint ${service}.${endpoint}`));
+  }
+  static version(): string {
+    return "local";
+  }
+  static buildCommit(): string {
+    return "local";
+  }
+  appMeta(): Napi.AppMeta {
+    return appMeta();
+  }
+  runtimeConfig(): Napi.RuntimeConfig {
+    return { metrics: {} };
+  }
+  numWorkerThreads(): number {
+    return 1;
+  }
+  createMetricsRegistry(): void {}
+  getMetricsRegistry(): Napi.MetricsRegistry {
+    return this.metrics;
+  }
+}

@@ -1,0 +1,5 @@
+// The SQL part of the local runtime's native layer (see open.ts for which engine runs where).
+export { QueryArgs, Cursor, Row } from "./cursor";
+export { SqlDatabase, Transaction, SqlConn, type EngineSpec } from "./database";
+export { migrate } from "./migrate";
+export { openDatabase, closeAllDatabases, dropTestDatabases, engineSpec, testRunId, type EngineEnv } from "./open";

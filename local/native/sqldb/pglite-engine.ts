@@ -1,0 +1,109 @@
+// Embedded PostgreSQL (PGlite): one instance per database, persisted in a directory or in memory.
+// PGlite is a single connection, so sessions take turns through a ConnectionLock (see lock.ts).
+import fs from "node:fs";
+import path from "node:path";
+import { createRequire } from "node:module";
+import { PGlite } from "@electric-sql/pglite";
+import { SESSION_SETTINGS, type Description, type Engine, type RawResult, type Session } from "./engine";
+import { ConnectionLock, type Holder } from "./lock";
+import { TypeCatalog } from "./types";
+
+/** Where an embedded database lives: a directory, or memory (fresh from a cached empty cluster). */
+export type PgliteLocation = { dir: string } | { memory: true; templateDir: string };
+
+/** Opens an embedded database. */
+export async function openPglite(dbName: string, where: PgliteLocation): Promise<Engine> {
+  let pg: PGlite;
+  if ("dir" in where) {
+    fs.mkdirSync(where.dir, { recursive: true });
+    pg = new PGlite(where.dir);
+  } else {
+    pg = await freshInMemory(where.templateDir);
+  }
+  await pg.waitReady;
+  await pg.exec(Object.entries(SESSION_SETTINGS).map(([k, v]) => `SET ${k} TO '${v}';`).join(" "));
+  return new PgliteEngine(dbName, pg);
+}
+
+class PgliteEngine implements Engine {
+  readonly types = new TypeCatalog();
+  readonly described = new Map<string, Description>();
+  private readonly lock: ConnectionLock;
+  /** Identity parsers/serializers for every type PGlite would convert, so it hands us PostgreSQL's text. */
+  private readonly raw: { parsers: Record<number, (v: string) => string>; serializers: Record<number, (v: string) => string> };
+
+  constructor(
+    readonly dbName: string,
+    private readonly pg: PGlite,
+  ) {
+    const identity = (v: string) => v;
+    const all = (o: object) => Object.fromEntries(Object.keys(o).map((k) => [k, identity]));
+    this.raw = { parsers: all(pg.parsers), serializers: all(pg.serializers) };
+    this.lock = new ConnectionLock(
+      () =>
+        `database ${dbName}: a statement (or a second transaction) is waiting for the embedded database's single connection, ` +
+        `which a transaction or acquired connection opened by this same code holds, so it would wait forever (PGlite has one connection): ` +
+        `run the statement on the transaction (tx.exec, tx.queryRow, ...) or commit first. ` +
+        `(On a PostgreSQL server, as under Encore, it would run on another connection and not see the transaction's uncommitted changes.)`,
+    );
+  }
+
+  async session(holder: Holder): Promise<Session> {
+    await this.lock.acquire(holder);
+    const { pg, raw, lock } = this;
+    return {
+      holder,
+      async describe(sql) {
+        const d = await pg.describeQuery(sql);
+        return { paramTypes: d.queryParams.map((p) => p.dataTypeID) };
+      },
+      async execute(sql, params): Promise<RawResult> {
+        const r = await pg.query<(string | null)[]>(sql, params, { rowMode: "array", ...raw });
+        return { fields: r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID })), rows: r.rows };
+      },
+      async simple(sql) {
+        await pg.exec(sql);
+      },
+      release() {
+        lock.release(holder);
+      },
+    };
+  }
+
+  close(): Promise<void> {
+    return this.pg.close();
+  }
+}
+
+let template: Promise<Blob> | null = null;
+
+/**
+ * A new in-memory cluster. initdb takes seconds, so the first one in a process is dumped (gzip, ~5 MB)
+ * into templateDir, keyed by PGlite's version, and later ones (in any process) load that dump instead.
+ */
+async function freshInMemory(templateDir: string): Promise<PGlite> {
+  const file = path.join(templateDir, `pglite-${pgliteVersion()}.tar.gz`);
+  if (template === null && fs.existsSync(file)) template = Promise.resolve(new Blob([fs.readFileSync(file)]));
+  if (template !== null) return new PGlite({ loadDataDir: await template });
+  const pg = new PGlite();
+  template = (async () => {
+    await pg.waitReady;
+    const dump = await pg.dumpDataDir("gzip");
+    fs.mkdirSync(templateDir, { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.from(await dump.arrayBuffer()));
+    fs.renameSync(tmp, file);
+    return dump;
+  })();
+  template.catch(() => {
+    template = null;
+  });
+  await template;
+  return pg;
+}
+
+function pgliteVersion(): string {
+  const entry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+  const pkg = path.join(path.dirname(entry), "..", "package.json");
+  return (JSON.parse(fs.readFileSync(pkg, "utf8")) as { version: string }).version;
+}

@@ -1,0 +1,37 @@
+// Streaming endpoints and caches are not used by this app; these classes exist so that the SDK's
+// `instanceof` checks and imports work, and any use fails with a clear message.
+import type { Napi } from "./napi-types";
+import { unsupported } from "./unsupported";
+
+export class Stream implements Napi.Stream {
+  recv(): Promise<never> {
+    return Promise.reject(unsupported("streaming endpoints"));
+  }
+}
+
+export class Socket implements Napi.Socket {
+  send(): void {
+    throw unsupported("streaming endpoints");
+  }
+  recv(): Promise<never> {
+    return Promise.reject(unsupported("streaming endpoints"));
+  }
+  close(): void {}
+}
+
+export class Sink implements Napi.Sink {
+  send(): void {
+    throw unsupported("streaming endpoints");
+  }
+  close(): void {}
+}
+
+export class WebSocketClient extends Socket {}
+
+/** Present for the type only: Runtime.cacheCluster refuses before one is built. */
+export class CacheCluster {}
+
+export enum MetricType {
+  Counter = "Counter",
+  Gauge = "Gauge",
+}

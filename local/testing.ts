@@ -1,0 +1,63 @@
+// The one door from the app's tests into the local runtime. Everything here is local-only except
+// `localRuntime` and `describeLocal`, which let the same test files run under `encore test`, where
+// the HTTP-level tests are skipped with the reason in their title.
+import path from "node:path";
+import { describe } from "vitest";
+
+/** False under `encore test` (Encore's native runtime is loaded through ENCORE_RUNTIME_LIB). */
+export const localRuntime = !process.env.ENCORE_RUNTIME_LIB;
+
+const SKIP_REASON = "skipped under encore test: needs the local runtime's in-process HTTP server and test hooks";
+
+/** A describe block that runs on the local runtime only. */
+export function describeLocal(name: string, fn: () => void): void {
+  if (localRuntime) describe(name, fn);
+  else describe.skip(`${name} (${SKIP_REASON})`, fn);
+}
+
+function requireLocal(what: string): void {
+  if (!localRuntime) throw new Error(`${what} needs the local runtime; wrap the test in describeLocal`);
+}
+
+/** A running copy of the whole app for HTTP tests. */
+export interface TestServer {
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+/** Serves every endpoint of the app in-process on 127.0.0.1:<free port>, exactly as `npm start` does. */
+export async function startTestServer(): Promise<TestServer> {
+  requireLocal("startTestServer");
+  const { genDir } = await import("./hooks/resolve.mjs");
+  await import(/* @vite-ignore */ path.join(genDir, "internal", "entrypoints", "register.js"));
+  const { startLocalServer } = await import("./native/api/server");
+  return startLocalServer(0);
+}
+
+/** Waits until every message published on `topic` (or on any topic) has been handled or dropped. */
+export async function drainTopic(topic?: string): Promise<void> {
+  requireLocal("drainTopic");
+  const { pubsubTestHooks } = await import("./native/pubsub");
+  await pubsubTestHooks.drain(topic);
+}
+
+/** Delivers the next message published on `topic` several times (a forced redelivery). */
+export async function duplicateNextMessage(topic: string, opts: { copies: number; concurrent: boolean }): Promise<void> {
+  requireLocal("duplicateNextMessage");
+  const { pubsubTestHooks } = await import("./native/pubsub");
+  pubsubTestHooks.duplicateNext(topic, opts);
+}
+
+/** Scales every subscription's retry backoff (0.001 turns 10 s into 10 ms). */
+export async function setRetryBackoffScale(factor: number): Promise<void> {
+  requireLocal("setRetryBackoffScale");
+  const { pubsubTestHooks } = await import("./native/pubsub");
+  pubsubTestHooks.setBackoffScale(factor);
+}
+
+/** Runs a cron job now, by its id, through the runtime's call path. */
+export async function runCronJob(id: string): Promise<void> {
+  requireLocal("runCronJob");
+  const { runCronJob: run } = await import("./native/cron");
+  await run(id);
+}
