@@ -31,6 +31,20 @@ async function start(): Promise<void> {
   await import(pathToFileURL(path.join(genDir(appRootDir), "internal", "entrypoints", "main.js")).href);
 }
 
+/** `npm run migrate`: applies every database's migrations on the server named by DATABASE_URL. */
+async function migrate(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (!serverUrl) {
+    process.stderr.write("set DATABASE_URL to the PostgreSQL server, e.g. postgres://user:pass@db:5432/postgres\n");
+    process.exit(2);
+  }
+  const { migrateAll } = await import("./migrate");
+  for (const r of await migrateAll(serverUrl, compile())) {
+    const what = r.applied.length ? `applied ${r.applied.join(", ")}` : "up to date";
+    process.stdout.write(`${r.database}: ${what}\n`);
+  }
+}
+
 const commands: Record<string, () => Promise<void> | void> = {
   gen: () => {
     generate(compile());
@@ -40,6 +54,7 @@ const commands: Record<string, () => Promise<void> | void> = {
     process.stdout.write(`ok: ${model.services.length} services, ${model.endpoints.length} endpoints\n`);
   },
   start,
+  migrate,
 };
 
 const name = process.argv[2] ?? "";

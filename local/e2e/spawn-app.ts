@@ -1,7 +1,8 @@
-// Runs `npm start`'s code path (tsx local/cli.ts start) on a fixture app in a child process, as a
-// user would, and hands the test its base URL. Used by the local runtime's own end-to-end tests.
+// Runs `npm start`'s code path (tsx local/cli.ts start) on an app in a child process, as a user
+// would, and hands back its base URL. Used by the runtime's end-to-end tests and the benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -14,11 +15,11 @@ export interface SpawnedApp {
   stop: () => Promise<number | null>;
 }
 
-/** Starts the fixture app at `appDir` on a free port with fresh local state. */
+/** Starts the app at `appDir` on a free port with fresh local state (in a temp dir, removed on stop). */
 export async function startApp(appDir: string, env: Record<string, string> = {}): Promise<SpawnedApp> {
-  fs.rmSync(path.join(appDir, ".local"), { recursive: true, force: true });
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "encore-local-"));
   const child = spawn(tsx, [path.join(localDir, "cli.ts"), "start"], {
-    env: { ...process.env, NODE_ENV: "development", ENCORE_LOCAL_APP_ROOT: appDir, PORT: "0", ...env },
+    env: { ...process.env, NODE_ENV: "development", ENCORE_LOCAL_APP_ROOT: appDir, ENCORE_LOCAL_DATA_DIR: dataDir, PORT: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -32,7 +33,15 @@ export async function startApp(appDir: string, env: Record<string, string> = {})
     child.stdout!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`app exited with ${code}:\n${out}`)));
   });
-  return { baseUrl, output: () => out, stop: () => stop(child) };
+  return {
+    baseUrl,
+    output: () => out,
+    stop: async () => {
+      const code = await stop(child);
+      fs.rmSync(dataDir, { recursive: true, force: true });
+      return code;
+    },
+  };
 }
 
 function stop(child: ChildProcess): Promise<number | null> {

@@ -11,8 +11,8 @@ export const appRoot = appRootDir;
 /** True under vitest (NODE_ENV=test), as Encore's own runtime decides test mode. */
 export const testMode = process.env.NODE_ENV === "test";
 
-/** Where local state lives: .local/ (databases, objects, generated code). */
-export const dataDir = path.join(appRoot, ".local");
+/** Where local state lives: .local/ (databases, objects), or ENCORE_LOCAL_DATA_DIR (benchmarks, e2e tests). */
+export const dataDir = process.env.ENCORE_LOCAL_DATA_DIR ? path.resolve(process.env.ENCORE_LOCAL_DATA_DIR) : path.join(appRoot, ".local");
 
 let model: AppModel | null = null;
 
