@@ -1,16 +1,40 @@
 // Vitest global setup on the local runtime: what `encore test` does before running the tests —
 // check the app against Encore's compile rules, generate ~encore/*, and name this run's databases.
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import path from "node:path";
 import { loadAppModel } from "./appmodel/cache";
 import { generate } from "./codegen/generate";
 import { appRootDir } from "./paths";
 
+/** Compiles the app at `root` (throwing AppCompileError on a rule violation) and generates its code. */
+export function prepareApp(root: string): void {
+  generate(loadAppModel(root));
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Test workers keep objects in .local/test/<pid>/; remove those whose worker has exited. */
+function removeScratchOfExitedWorkers(dir: string): void {
+  if (!fs.existsSync(dir)) return;
+  for (const pid of fs.readdirSync(dir)) {
+    if (!alive(Number(pid))) fs.rmSync(path.join(dir, pid), { recursive: true, force: true });
+  }
+}
+
 export default async function setup(): Promise<() => Promise<void>> {
-  const model = loadAppModel(appRootDir);
-  generate(model);
+  prepareApp(appRootDir);
   const run = process.env.LOCAL_TEST_DB_RUN ?? randomBytes(4).toString("hex");
   process.env.LOCAL_TEST_DB_RUN = run;
   return async () => {
+    removeScratchOfExitedWorkers(path.join(appRootDir, ".local", "test"));
     if (!process.env.DATABASE_URL) return;
     const { dropTestDatabases } = await import("./native/sqldb");
     await dropTestDatabases(run);
