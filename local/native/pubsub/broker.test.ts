@@ -139,15 +139,15 @@ describe("pubsub broker", () => {
     expect((logs[0].err as Error).message).toBe("database unavailable");
   });
 
-  it("backs off exponentially from minBackoff, capped at maxBackoff", async () => {
-    const { broker, hooks, logs } = setup([sub("s", { minBackoffMs: 1_000, maxBackoffMs: 5_000, maxRetries: 4 })]);
+  it("backs off linearly from minBackoff (as encore run's NSQ does), capped at maxBackoff", async () => {
+    const { broker, hooks, logs } = setup([sub("s", { minBackoffMs: 1_000, maxBackoffMs: 3_000, maxRetries: 4 })]);
     hooks.setBackoffScale(0.001);
     void broker.subscribe(topic.name, "s", () => {
       throw new Error("always");
     });
     await broker.publish(topic.name, event, null);
     await hooks.drain(topic.name);
-    expect(logs.filter((l) => l.level === "warn").map((l) => l.fields.retryInMs)).toEqual([1, 2, 4, 5]);
+    expect(logs.filter((l) => l.level === "warn").map((l) => l.fields.retryInMs)).toEqual([1, 2, 3, 3]);
   });
 
   it("drops a message after maxRetries retries and logs an error", async () => {

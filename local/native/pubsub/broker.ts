@@ -95,11 +95,14 @@ class SubscriptionQueue {
     return this.ready.length === 0 && this.inFlight === 0 && this.retryTimers.size === 0;
   }
 
-  /** Backoff before redelivering after failed attempt n: minBackoff * 2^(n-1), capped at maxBackoff. */
+  /**
+   * Backoff before redelivering after failed attempt n: minBackoff * n, capped at maxBackoff — linear,
+   * as the NSQ consumer behind `encore run` requeues (base requeue interval times the attempt).
+   */
   backoffMs(attempt: number, scale: number): number {
     const min = Math.min(Math.max(this.sub.minBackoffMs, 0), MAX_BACKOFF_MS);
     const max = Math.min(Math.max(this.sub.maxBackoffMs, 0), MAX_BACKOFF_MS);
-    return Math.min(min * 2 ** (attempt - 1), max) * scale;
+    return Math.min(min * attempt, max) * scale;
   }
 
   describe(): string {
