@@ -3,7 +3,8 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Napi } from "../napi-types";
-import { setApiBaseUrl } from "../context";
+import { appModel, setApiBaseUrl } from "../context";
+import { closeAllDatabases, openDatabase } from "../sqldb";
 import { LogLevel, rootLogger, formatLine } from "../logger";
 import { newTrace } from "../request";
 import { serveObject } from "../objects";
@@ -185,8 +186,18 @@ export function onShutdown(hook: () => void | Promise<void>): void {
   stopHooks.push(hook);
 }
 
+/** Opens and migrates every database before serving, as `encore run` migrates at startup. */
+async function migrateDatabases(): Promise<void> {
+  for (const db of appModel().databases) {
+    process.stdout.write(`database ${db.name}: migrating\n`);
+    await openDatabase(db.name).ready();
+  }
+}
+
 /** `npm start`: serve on $PORT (4000) until SIGINT/SIGTERM, then drain and resolve to the exit code. */
 export async function runForever(): Promise<number> {
+  await migrateDatabases();
+  onShutdown(closeAllDatabases);
   const port = Number(process.env.PORT ?? 4000);
   const server = await startLocalServer(port, process.env.HOST ?? "127.0.0.1");
   process.stdout.write(`API listening on ${server.baseUrl}\n`);
