@@ -1,0 +1,41 @@
+// The app's gateway and its auth handler: `Authorization: Bearer <token>` becomes AuthData.
+// Every failure is unauthenticated, never anything else: Encore fails even public endpoints when
+// the auth handler throws another error, and a client sending garbage must not break those.
+import { APIError, ErrCode, Gateway, type Header } from "encore.dev/api";
+import { authHandler } from "encore.dev/auth";
+import log from "encore.dev/log";
+import { verifyToken } from "./jwt";
+import { findUser } from "./users";
+
+interface AuthParams {
+  authorization: Header<"Authorization">;
+}
+
+/** AuthData identifies the caller; userID is users.id as a decimal string. */
+export interface AuthData {
+  userID: string;
+  email: string;
+}
+
+// RFC 6750 b64token after a case-insensitive "Bearer" scheme.
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
+
+/** auth verifies the bearer token and that its user still exists. */
+export const auth = authHandler<AuthParams, AuthData>(async ({ authorization }) => {
+  try {
+    const match = BEARER.exec(authorization.trim());
+    if (!match) throw APIError.unauthenticated("authorization header must be 'Bearer <token>'");
+    const claims = verifyToken(match[1]);
+    const user = await findUser(claims.userID);
+    if (!user) throw APIError.unauthenticated("invalid token");
+    return { userID: user.id, email: user.email };
+  } catch (err) {
+    if (err instanceof APIError && err.code === ErrCode.Unauthenticated) throw err;
+    // A database outage or a missing signing key: log it, but only deny this request's credentials.
+    log.error(err, "auth handler failed; treating the request as unauthenticated");
+    throw APIError.unauthenticated("could not verify credentials");
+  }
+});
+
+/** gateway is the app's API gateway; it runs auth on every request carrying an Authorization header. */
+export const gateway = new Gateway({ authHandler: auth });

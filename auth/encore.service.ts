@@ -1,0 +1,4 @@
+import { Service } from "encore.dev/service";
+
+// The auth service owns user accounts, issues access tokens and hosts the app's gateway.
+export default new Service("auth");

@@ -1,0 +1,117 @@
+// HS256 access tokens: issued by signup and login, verified by the auth handler.
+//
+// Signing key policy. The key is the secret JWTSecret and must be at least 32 bytes. Under
+// `encore run`, `encore test` and the local runtime an unset secret reads as "" (ENCORE.md §12);
+// only there (cloud "local" and an environment type other than "production") do we fall back to
+// a random key generated once per process and announced with a warning. It is random rather than
+// a constant in the source so that a deployment mislabelled as local can never accept tokens
+// forged with a published key; the price is that local tokens do not survive a restart. Anywhere
+// else, a missing or short secret is refused: signing and verifying throw an internal error and
+// log why, instead of signing with an empty or guessable key.
+import { randomBytes } from "node:crypto";
+import jwt from "jsonwebtoken";
+import { appMeta } from "encore.dev";
+import { APIError } from "encore.dev/api";
+import { secret } from "encore.dev/config";
+import log from "encore.dev/log";
+
+const jwtSecret = secret("JWTSecret");
+
+/** TOKEN_TTL_SECONDS is an access token's lifetime: one hour; clients sign in again after it. */
+export const TOKEN_TTL_SECONDS = 60 * 60;
+
+/** TOKEN_ISSUER is the `iss` claim; tokens from any other issuer are rejected. */
+export const TOKEN_ISSUER = "url-shortener/auth";
+
+/** TOKEN_AUDIENCE is the `aud` claim; tokens meant for another audience are rejected. */
+export const TOKEN_AUDIENCE = "url-shortener/api";
+
+// The shortest JWTSecret accepted: HS256 wants a key at least as long as its 32-byte hash.
+const MIN_SECRET_BYTES = 32;
+
+/** TokenResponse is what signup and login return. */
+export interface TokenResponse {
+  /** The bearer token for the Authorization header. */
+  token: string;
+  /** When the token stops being accepted. */
+  expiresAt: Date;
+}
+
+/** TokenClaims are the verified claims the auth handler needs. */
+export interface TokenClaims {
+  userID: string;
+  email: string;
+}
+
+let devKey: Buffer | null = null;
+
+/** signingKey returns the HMAC key per the policy at the top of this file, or throws internal. */
+export function signingKey(): Buffer {
+  const { cloud, type, name } = appMeta().environment;
+  const local = cloud === "local" && type !== "production";
+  // Outside local environments Encore's secret() throws when the secret is not set.
+  let value: string;
+  try {
+    value = jwtSecret();
+  } catch {
+    value = "";
+  }
+  if (value === "" && local) {
+    if (devKey === null) {
+      devKey = randomBytes(32);
+      log.warn(
+        "JWTSecret is not set: signing tokens with a random development-only key that lasts until " +
+          "this process exits; set JWTSecret in .secrets.local.cue to keep tokens across restarts",
+      );
+    }
+    return devKey;
+  }
+  if (Buffer.byteLength(value, "utf8") < MIN_SECRET_BYTES) {
+    log.error("JWTSecret is missing or shorter than 32 bytes; refusing to sign or verify tokens", {
+      environment: name,
+      cloud,
+    });
+    throw APIError.internal("token signing key is not configured");
+  }
+  return Buffer.from(value, "utf8");
+}
+
+/** issueToken signs a token for user, valid for TOKEN_TTL_SECONDS from now. */
+export function issueToken(user: { id: string; email: string }, now: Date = new Date()): TokenResponse {
+  const iat = Math.floor(now.getTime() / 1000);
+  const exp = iat + TOKEN_TTL_SECONDS;
+  const token = jwt.sign({ email: user.email, iat, exp }, signingKey(), {
+    algorithm: "HS256",
+    subject: user.id,
+    issuer: TOKEN_ISSUER,
+    audience: TOKEN_AUDIENCE,
+  });
+  return { token, expiresAt: new Date(exp * 1000) };
+}
+
+/** verifyToken checks signature (HS256 only), expiry, issuer and audience; bad tokens are unauthenticated. */
+export function verifyToken(token: string): TokenClaims {
+  const key = signingKey();
+  let payload: string | jwt.JwtPayload;
+  try {
+    payload = jwt.verify(token, key, {
+      algorithms: ["HS256"],
+      issuer: TOKEN_ISSUER,
+      audience: TOKEN_AUDIENCE,
+    });
+  } catch (err) {
+    if (err instanceof jwt.TokenExpiredError) throw APIError.unauthenticated("token expired");
+    throw APIError.unauthenticated("invalid token");
+  }
+  // Our tokens always carry these; anything else was not issued by issueToken.
+  if (
+    typeof payload !== "object" ||
+    typeof payload.exp !== "number" ||
+    typeof payload.sub !== "string" ||
+    !/^[1-9][0-9]{0,18}$/.test(payload.sub) ||
+    typeof payload.email !== "string"
+  ) {
+    throw APIError.unauthenticated("invalid token");
+  }
+  return { userID: payload.sub, email: payload.email };
+}

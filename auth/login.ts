@@ -1,0 +1,34 @@
+import { randomBytes } from "node:crypto";
+import { api, APIError } from "encore.dev/api";
+import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
+import { checkEmail, checkPassword, normalizeEmail } from "./credentials";
+import { issueToken, type TokenResponse } from "./jwt";
+import { hashPassword, verifyPassword } from "./password";
+import { clearLoginFailures, reserveLoginAttempt } from "./throttle";
+import { findUserWithHash } from "./users";
+
+/** LoginRequest is an existing account's credentials; any non-empty password, so a stricter signup rule never locks out old accounts. */
+export interface LoginRequest {
+  email: string & IsEmail & MaxLen<254>;
+  password: string & MinLen<1> & MaxLen<128>;
+}
+
+// Unknown emails are checked against this hash so they cost the same scrypt work as a wrong
+// password; computed at startup so the first such login is not slower than the rest.
+const dummyHash = hashPassword(randomBytes(32).toString("base64url"));
+
+/** login exchanges an email and password for a token; failures are throttled per email. */
+export const login = api(
+  { expose: true, method: "POST", path: "/auth/login" },
+  async (req: LoginRequest): Promise<TokenResponse> => {
+    const email = normalizeEmail(req.email);
+    checkEmail(email);
+    checkPassword(req.password, 1);
+    await reserveLoginAttempt(email);
+    const user = await findUserWithHash(email);
+    const matches = await verifyPassword(req.password, user?.passwordHash ?? (await dummyHash));
+    if (!user || !matches) throw APIError.unauthenticated("invalid email or password");
+    await clearLoginFailures(email);
+    return issueToken(user);
+  },
+);

@@ -1,0 +1,25 @@
+import { api, APIError } from "encore.dev/api";
+import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
+import { checkEmail, checkPassword, normalizeEmail, PASSWORD_MIN_BYTES } from "./credentials";
+import { issueToken, type TokenResponse } from "./jwt";
+import { hashPassword } from "./password";
+import { insertUser } from "./users";
+
+/** SignupRequest is a new account's credentials. */
+export interface SignupRequest {
+  email: string & IsEmail & MaxLen<254>;
+  password: string & MinLen<8> & MaxLen<128>;
+}
+
+/** signup creates an account and signs it in. */
+export const signup = api(
+  { expose: true, method: "POST", path: "/auth/signup" },
+  async (req: SignupRequest): Promise<TokenResponse> => {
+    const email = normalizeEmail(req.email);
+    checkEmail(email);
+    checkPassword(req.password, PASSWORD_MIN_BYTES);
+    const user = await insertUser(email, await hashPassword(req.password));
+    if (!user) throw APIError.alreadyExists("email already registered");
+    return issueToken(user);
+  },
+);

@@ -1,0 +1,85 @@
+import { randomUUID } from "node:crypto";
+import { APIError, ErrCode } from "encore.dev/api";
+import { describe, expect, it } from "vitest";
+import { db } from "./db";
+import { clearLoginFailures, LOGIN_THROTTLE, reserveLoginAttempt } from "./throttle";
+
+const minute = 60 * 1000;
+
+function freshEmail(): string {
+  return `throttle-${randomUUID()}@example.com`;
+}
+
+async function refusal(promise: Promise<void>): Promise<APIError> {
+  const err = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(APIError);
+  return err as APIError;
+}
+
+async function reserveTimes(email: string, times: number, now: Date): Promise<void> {
+  for (let i = 0; i < times; i++) await reserveLoginAttempt(email, now);
+}
+
+describe("login throttle", () => {
+  it("allows 5 attempts in 15 minutes and refuses the 6th until the window ends", async () => {
+    expect(LOGIN_THROTTLE).toEqual({ maxFailures: 5, windowMs: 15 * minute });
+    const email = freshEmail();
+    const start = new Date("2030-01-01T00:00:00Z");
+    await reserveTimes(email, 5, start);
+
+    const err = await refusal(reserveLoginAttempt(email, new Date(start.getTime() + 5 * minute)));
+    expect(err.code).toBe(ErrCode.ResourceExhausted);
+    expect(err.message).toBe("too many failed login attempts, try again later");
+    expect(err.details).toEqual({ retryAfterSeconds: 10 * 60 });
+
+    // Still refused just before the window closes, allowed again once it has.
+    await refusal(reserveLoginAttempt(email, new Date(start.getTime() + 15 * minute - 1000)));
+    await reserveLoginAttempt(email, new Date(start.getTime() + 15 * minute));
+  });
+
+  it("opens a fresh window after the old one passes, with a full allowance", async () => {
+    const email = freshEmail();
+    const start = new Date("2030-01-01T00:00:00Z");
+    await reserveTimes(email, 3, start);
+    const later = new Date(start.getTime() + 16 * minute);
+    await reserveTimes(email, 5, later);
+    await refusal(reserveLoginAttempt(email, later));
+  });
+
+  it("forgets failures after a successful login", async () => {
+    const email = freshEmail();
+    const now = new Date();
+    await reserveTimes(email, 5, now);
+    await clearLoginFailures(email);
+    const row = await db.queryRow`SELECT failures FROM login_throttle WHERE email = ${email}`;
+    expect(row).toBeNull();
+    await reserveTimes(email, 5, now);
+  });
+
+  it("counts each email separately", async () => {
+    const [a, b] = [freshEmail(), freshEmail()];
+    const now = new Date();
+    await reserveTimes(a, 5, now);
+    await refusal(reserveLoginAttempt(a, now));
+    await reserveLoginAttempt(b, now);
+  });
+
+  it("takes thresholds as a parameter", async () => {
+    const email = freshEmail();
+    const now = new Date();
+    const policy = { maxFailures: 1, windowMs: 1000 };
+    await reserveLoginAttempt(email, now, policy);
+    await refusal(reserveLoginAttempt(email, now, policy));
+    await reserveLoginAttempt(email, new Date(now.getTime() + 1000), policy);
+  });
+
+  it("lets no more than the limit through when attempts race", async () => {
+    const email = freshEmail();
+    const now = new Date();
+    const results = await Promise.allSettled(Array.from({ length: 12 }, () => reserveLoginAttempt(email, now)));
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+  });
+});
