@@ -1,0 +1,39 @@
+// Test helpers for the url service; in __tests__ so Encore does not bundle them.
+import { randomInt, randomUUID } from "node:crypto";
+import { expect } from "vitest";
+import { url } from "~encore/clients";
+import { db } from "../db";
+
+/** User is auth data for a caller nobody else uses (tests share one database per run). */
+export interface User {
+  userID: string;
+  email: string;
+}
+
+/** newUser makes auth data for a fresh caller; userID is a decimal string like users.id. */
+export function newUser(): User {
+  return { userID: String(randomInt(1e9, 2 ** 47)), email: `${randomUUID()}@example.com` };
+}
+
+/** shortenAs calls POST /shorten through the generated client, with validation and auth as over HTTP. */
+export function shortenAs(user: User, target: string) {
+  return url.shorten({ url: target }, { authData: user });
+}
+
+/** linksOf counts the rows a caller created. */
+export async function linksOf(user: User): Promise<number> {
+  const row = await db.queryRow<{ n: number }>`SELECT COUNT(*)::int AS n FROM urls WHERE creator = ${user.userID}`;
+  return row?.n ?? 0;
+}
+
+/** signUp creates a real account over HTTP and returns its bearer token. */
+export async function signUp(baseUrl: string): Promise<string> {
+  const resp = await fetch(`${baseUrl}/auth/signup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: `${randomUUID()}@example.com`, password: "correct horse battery" }),
+  });
+  expect(resp.status).toBe(200);
+  const { token } = (await resp.json()) as { token: string };
+  return token;
+}

@@ -1,0 +1,92 @@
+// POST /shorten: stores a new short link with its QR image, then announces it.
+import { api, APIError } from "encore.dev/api";
+import log from "encore.dev/log";
+import { PreconditionFailed } from "encore.dev/storage/objects";
+import { ownHosts, publicBaseUrl, shortUrl } from "./base-url";
+import { qrCodes } from "./bucket";
+import { callerID } from "./caller";
+import { allocateCode } from "./code";
+import { db } from "./db";
+import { qrCodeUrl, qrObjectName, renderQrPng } from "./qr";
+import { urlShortened } from "./topic";
+import { validateTarget } from "./validate-target";
+
+/** ShortenRequest names the link to shorten. */
+export interface ShortenRequest {
+  /** An absolute http(s) URL, at most 2048 bytes, without credentials, not on this shortener. */
+  url: string;
+}
+
+/** ShortenResponse is the new short link. */
+export interface ShortenResponse {
+  code: string;
+  /** The public base URL followed by "/<code>". */
+  shortUrl: string;
+  /** A public PNG QR code of shortUrl. */
+  qrCodeUrl: string;
+}
+
+interface StoredLink {
+  code: string;
+  created_at: Date;
+}
+
+/** shorten stores `url` under a fresh code for the signed-in user. */
+export const shorten = api(
+  { expose: true, auth: true, method: "POST", path: "/shorten" },
+  async ({ url }: ShortenRequest): Promise<ShortenResponse> => {
+    const creator = callerID();
+    const base = publicBaseUrl();
+    const originalUrl = validateTarget(url, ownHosts(base));
+    const link = await allocateCode((code) => store(code, originalUrl, creator, base));
+    await announce(link.code, originalUrl, link.created_at);
+    return { code: link.code, shortUrl: shortUrl(base, link.code), qrCodeUrl: qrCodeUrl(link.code) };
+  },
+);
+
+/**
+ * store claims `code` for the link: its QR image first, then its row; null means the code is taken.
+ *
+ * Image first, so a stored link always has its image and a failed upload leaves no row.
+ * `notExists` keeps the upload from replacing another link's image: an existing `<code>.png` means the
+ * code is (or was) someone else's, so it counts as a clash. If the upload succeeds and the row then
+ * clashes, the row that owns the code had no image; the one just written encodes that row's own short
+ * URL (the image depends only on the code and the base URL), so leaving it is right, and removing it
+ * could race with that owner.
+ */
+async function store(code: string, originalUrl: string, creator: string, base: string): Promise<StoredLink | null> {
+  const object = qrObjectName(code);
+  const png = await renderQrPng(shortUrl(base, code));
+  try {
+    await qrCodes.upload(object, png, { contentType: "image/png", preconditions: { notExists: true } });
+  } catch (err) {
+    if (err instanceof PreconditionFailed) return null;
+    log.error(err, "could not upload QR code", { code });
+    throw APIError.unavailable("could not store the QR code, please try again");
+  }
+  try {
+    return await db.queryRow<StoredLink>`
+      INSERT INTO urls (code, original_url, creator)
+      VALUES (${code}, ${originalUrl}, ${creator})
+      ON CONFLICT (code) DO NOTHING
+      RETURNING code, created_at
+    `;
+  } catch (err) {
+    // The upload created the image (notExists), and no link will own it now.
+    await qrCodes.remove(object).catch((removeErr) => log.error(removeErr, "could not remove orphaned QR code", { code }));
+    throw err;
+  }
+}
+
+/**
+ * announce publishes the stored link. The link is committed and works whatever happens here, so a
+ * failed publish is logged, not returned: the only loss is that link's analytics count, and the
+ * error log (with the code) is how an operator notices.
+ */
+async function announce(code: string, originalUrl: string, timestamp: Date): Promise<void> {
+  try {
+    await urlShortened.publish({ code, originalUrl, timestamp });
+  } catch (err) {
+    log.error(err, "could not publish url-shortened: analytics will miss this link", { code });
+  }
+}

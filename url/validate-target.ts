@@ -1,0 +1,64 @@
+// Which targets may be shortened; pure so every refusal can be unit-tested.
+import { APIError } from "encore.dev/api";
+
+/** MAX_TARGET_BYTES is the longest target accepted, in UTF-8 bytes (what browsers and proxies reliably pass on). */
+export const MAX_TARGET_BYTES = 2048;
+
+// Any base makes a relative reference parse, which tells "relative" apart from "not a URL".
+const PROBE_BASE = "http://relative.invalid/";
+
+const LOOPBACK = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+/**
+ * validateTarget returns the normalized form of `raw` (WHATWG URL serialization: ASCII only, so it is
+ * safe in a Location header) or throws invalid_argument naming the problem. `ownHosts` are the
+ * hostnames of this shortener; a link to them would redirect back into it.
+ */
+export function validateTarget(raw: string, ownHosts: readonly string[]): string {
+  const text = raw.trim();
+  if (text === "") throw invalid("url is empty");
+  if (tooLong(text)) throw invalid(`url is longer than ${MAX_TARGET_BYTES} bytes`);
+
+  const url = parseAbsolute(text);
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw invalid(`url scheme "${url.protocol}" is not allowed: only http and https links can be shortened`);
+  }
+  if (url.username !== "" || url.password !== "") {
+    throw invalid("url must not contain a username or password");
+  }
+  if (isOwnHost(url.hostname, ownHosts)) throw invalid("url points back at this URL shortener");
+
+  // Percent-encoding can lengthen the text, so the stored form is measured too.
+  if (tooLong(url.href)) throw invalid(`url is longer than ${MAX_TARGET_BYTES} bytes`);
+  return url.href;
+}
+
+function parseAbsolute(text: string): URL {
+  if (URL.canParse(text)) return new URL(text);
+  if (!/\s/.test(text) && URL.canParse(text, PROBE_BASE)) {
+    throw invalid("url must be absolute, starting with http:// or https://");
+  }
+  throw invalid("url is not a valid URL");
+}
+
+function isOwnHost(hostname: string, ownHosts: readonly string[]): boolean {
+  const host = normalizeHost(hostname);
+  return ownHosts.some((own) => {
+    const ownHost = normalizeHost(own);
+    // On a loopback address every loopback name reaches the shortener.
+    return ownHost === host || (LOOPBACK.test(ownHost) && LOOPBACK.test(host));
+  });
+}
+
+// "Example.com." and "example.com" are the same host.
+function normalizeHost(hostname: string): string {
+  return hostname.toLowerCase().replace(/\.$/, "");
+}
+
+function tooLong(text: string): boolean {
+  return Buffer.byteLength(text, "utf8") > MAX_TARGET_BYTES;
+}
+
+function invalid(message: string): APIError {
+  return APIError.invalidArgument(message);
+}
