@@ -25,11 +25,22 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
+/**
+ * True when each database is one embedded PGlite connection (no DATABASE_URL): concurrent
+ * transactions then run one after another, so race tests prove something only on the server.
+ */
+export const singleConnectionDatabase = localRuntime && !process.env.DATABASE_URL;
+
+/** Registers every endpoint, gateway and subscription, as the generated entrypoint does. */
+async function loadApp(): Promise<void> {
+  const { genDir } = await import("./hooks/resolve.mjs");
+  await import(/* @vite-ignore */ path.join(genDir, "internal", "entrypoints", "register.js"));
+}
+
 /** Serves every endpoint of the app in-process on 127.0.0.1:<free port>, exactly as `npm start` does. */
 export async function startTestServer(): Promise<TestServer> {
   requireLocal("startTestServer");
-  const { genDir } = await import("./hooks/resolve.mjs");
-  await import(/* @vite-ignore */ path.join(genDir, "internal", "entrypoints", "register.js"));
+  await loadApp();
   const { startLocalServer } = await import("./native/api/server");
   return startLocalServer(0);
 }
@@ -58,6 +69,7 @@ export async function setRetryBackoffScale(factor: number): Promise<void> {
 /** Runs a cron job now, by its id, through the runtime's call path. */
 export async function runCronJob(id: string): Promise<void> {
   requireLocal("runCronJob");
+  await loadApp();
   const { runCronJob: run } = await import("./native/cron");
   await run(id);
 }

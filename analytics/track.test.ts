@@ -1,0 +1,222 @@
+import { randomInt, randomUUID } from "node:crypto";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { url } from "~encore/clients";
+import { describeLocal, drainTopic, duplicateNextMessage, setRetryBackoffScale, singleConnectionDatabase } from "../local/testing";
+import { urlShortened } from "../url/topic";
+import { db } from "./db";
+import { utcDay } from "./day";
+import { trackShortened } from "./track";
+import { countedDays, countOn, dayLedger, newEvent, privateMidnight, timesCounted } from "./__tests__/helpers";
+
+
+/** A caller of its own: tests share one database per run. */
+const user = { userID: String(randomInt(1e9, 2 ** 47)), email: `${randomUUID()}@example.com` };
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe("trackShortened", () => {
+  it("counts a new link on its UTC day", async () => {
+    const event = newEvent(new Date(privateMidnight().getTime() + 12 * 3600_000));
+    const day = utcDay(event.timestamp);
+
+    await trackShortened(event);
+
+    expect(await countOn(day)).toBe(1);
+    expect(await timesCounted(event.code)).toBe(1);
+  });
+
+  it("counts the same event delivered twice once", async () => {
+    const event = newEvent(privateMidnight());
+    const day = utcDay(event.timestamp);
+
+    await trackShortened(event);
+    await trackShortened({ ...event });
+
+    expect(await countOn(day)).toBe(1);
+    expect(await timesCounted(event.code)).toBe(1);
+  });
+
+  it("counts two copies delivered concurrently once", async () => {
+    const day = utcDay(privateMidnight());
+    const events = Array.from({ length: 5 }, () => newEvent(new Date(`${day}T08:00:00.000Z`)));
+
+    // Each event twice at the same time, all ten in flight together.
+    await Promise.all(events.flatMap((e) => [trackShortened(e), trackShortened({ ...e })]));
+
+    expect(await countOn(day)).toBe(5);
+    for (const e of events) expect(await timesCounted(e.code)).toBe(1);
+    expect(await dayLedger(day)).toEqual({ stats: 5, counted: 5 });
+  });
+
+  it("puts 23:59:59.999Z and 00:00:00.000Z on different days", async () => {
+    const midnight = privateMidnight();
+    const before = newEvent(new Date(midnight.getTime() - 1));
+    const after = newEvent(midnight);
+    const dayBefore = utcDay(before.timestamp);
+    const dayAfter = utcDay(after.timestamp);
+    expect(before.timestamp.toISOString()).toMatch(/T23:59:59\.999Z$/);
+    expect(after.timestamp.toISOString()).toMatch(/T00:00:00\.000Z$/);
+
+    await trackShortened(before);
+    await trackShortened(after);
+
+    expect(await countedDays([before.code, after.code])).toEqual(
+      new Map([[before.code, dayBefore], [after.code, dayAfter]]),
+    );
+    expect(await countOn(dayBefore)).toBe(1);
+    expect(await countOn(dayAfter)).toBe(1);
+  });
+
+  it("counts a code again when a later link reuses it (a code freed by deletion)", async () => {
+    const first = newEvent(privateMidnight());
+    const reused = { ...first, timestamp: new Date(first.timestamp.getTime() + 90 * 86_400_000) };
+
+    await trackShortened(first);
+    await trackShortened(reused);
+
+    expect(await timesCounted(first.code)).toBe(2);
+    expect(await countOn(utcDay(first.timestamp))).toBe(1);
+    expect(await countOn(utcDay(reused.timestamp))).toBe(1);
+  });
+
+  it("rejects when the database fails, counting nothing, so the runtime redelivers", async () => {
+    const event = newEvent(privateMidnight());
+    vi.spyOn(db, "begin").mockRejectedValueOnce(new Error("connection reset"));
+
+    await expect(trackShortened(event)).rejects.toThrow("connection reset");
+
+    expect(await timesCounted(event.code)).toBe(0);
+    await trackShortened(event);
+    expect(await countOn(utcDay(event.timestamp))).toBe(1);
+  });
+
+  it("rolls back the dedupe row when the increment fails, so a retry still counts", async () => {
+    // The daily_stats upsert succeeds, then the transaction fails before commit.
+    const event = newEvent(privateMidnight());
+    const day = utcDay(event.timestamp);
+    const realBegin = db.begin.bind(db);
+    vi.spyOn(db, "begin").mockImplementationOnce(async () => {
+      const tx = await realBegin();
+      const realExec = tx.exec.bind(tx);
+      vi.spyOn(tx, "exec").mockImplementationOnce(async (strings, ...params) => {
+        await realExec(strings, ...params);
+        throw new Error("failed after the increment");
+      });
+      return tx;
+    });
+
+    await expect(trackShortened(event)).rejects.toThrow("failed after the increment");
+    expect(await dayLedger(day)).toEqual({ stats: 0, counted: 0 });
+
+    await trackShortened(event);
+    expect(await dayLedger(day)).toEqual({ stats: 1, counted: 1 });
+  });
+
+  it("rejects an event without a valid timestamp instead of guessing its day", async () => {
+    const event = newEvent(new Date(Number.NaN));
+    await expect(trackShortened(event)).rejects.toThrow(/expected a valid Date/);
+    expect(await timesCounted(event.code)).toBe(0);
+  });
+});
+
+/** Shortens n links through the generated client (validation and auth data as over HTTP). */
+async function shortenMany(n: number): Promise<string[]> {
+  const codes: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const { code } = await url.shorten({ url: `https://example.com/analytics/${i}` }, { authData: user });
+    codes.push(code);
+  }
+  return codes;
+}
+
+/**
+ * Checks that every code was counted once on `today` and that the day's count rose by exactly
+ * the links counted on it: n when this process is the only writer (PGlite per test process),
+ * more only if another test file counted links today in a shared database.
+ */
+async function expectCountedToday(codes: string[], today: string, before: { stats: number; counted: number }) {
+  const days = await countedDays(codes);
+  expect([...days.values()]).toEqual(codes.map(() => today));
+  for (const code of codes) expect(await timesCounted(code)).toBe(1);
+  const after = await dayLedger(today);
+  expect(after.stats).toBe(after.counted);
+  expect(after.stats - before.stats).toBe(after.counted - before.counted);
+  expect(after.stats - before.stats).toBeGreaterThanOrEqual(codes.length);
+  // Embedded PGlite is fresh per test process: no other test file wrote to this day.
+  if (singleConnectionDatabase) expect(after.stats - before.stats).toBe(codes.length);
+}
+
+describe("end to end", () => {
+  it("counts N shortened links on today's row once delivered", async () => {
+    const today = utcDay(new Date());
+    const before = await dayLedger(today);
+
+    const codes = await shortenMany(3);
+    await vi.waitFor(async () => expect((await countedDays(codes)).size).toBe(codes.length), { timeout: 30_000, interval: 100 });
+
+    await expectCountedToday(codes, today, before);
+  });
+});
+
+describeLocal("delivery on the local runtime", () => {
+  afterEach(async () => {
+    await setRetryBackoffScale(1);
+  });
+
+  it("shorten N links, drain the topic, the day's count rose by N", async () => {
+    const today = utcDay(new Date());
+    const before = await dayLedger(today);
+
+    const codes = await shortenMany(4);
+    await drainTopic("url-shortened");
+
+    await expectCountedToday(codes, today, before);
+  });
+
+  it("counts a message delivered twice once", async () => {
+    const event = newEvent(privateMidnight());
+    await duplicateNextMessage("url-shortened", { copies: 2, concurrent: false });
+
+    await urlShortened.publish(event);
+    await drainTopic("url-shortened");
+
+    expect(await dayLedger(utcDay(event.timestamp))).toEqual({ stats: 1, counted: 1 });
+  });
+
+  it("counts copies delivered concurrently once", async () => {
+    const event = newEvent(privateMidnight());
+    const begin = vi.spyOn(db, "begin");
+    await duplicateNextMessage("url-shortened", { copies: 3, concurrent: true });
+
+    await urlShortened.publish(event);
+    await drainTopic("url-shortened");
+
+    expect(begin).toHaveBeenCalledTimes(3);
+    expect(await dayLedger(utcDay(event.timestamp))).toEqual({ stats: 1, counted: 1 });
+  });
+
+  it("retries a handler that failed once and counts the link once", async () => {
+    await setRetryBackoffScale(0.001);
+    const event = newEvent(privateMidnight());
+    const begin = vi.spyOn(db, "begin").mockRejectedValueOnce(new Error("connection reset"));
+
+    await urlShortened.publish(event);
+    await drainTopic("url-shortened");
+
+    expect(begin).toHaveBeenCalledTimes(2);
+    expect(await dayLedger(utcDay(event.timestamp))).toEqual({ stats: 1, counted: 1 });
+  });
+
+  it("receives the link's timestamp as published, to the millisecond", async () => {
+    const event = newEvent(new Date(privateMidnight().getTime() + 1234));
+
+    await urlShortened.publish(event);
+    await drainTopic("url-shortened");
+
+    const row = await db.queryRow<{ created_at: Date }>`SELECT created_at FROM counted_urls WHERE code = ${event.code}`;
+    expect(row?.created_at).toBeInstanceOf(Date);
+    expect(row?.created_at.toISOString()).toBe(event.timestamp.toISOString());
+  });
+});

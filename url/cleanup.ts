@@ -1,0 +1,87 @@
+import { api } from "encore.dev/api";
+import { CronJob } from "encore.dev/cron";
+import log from "encore.dev/log";
+import { ObjectNotFound } from "encore.dev/storage/objects";
+import { db } from "./db";
+import { qrCodes } from "./bucket";
+import { qrObjectName } from "./qr";
+
+/**
+ * A link with zero clicks is stale once it is STRICTLY older than this: created_at < now - 90×24h.
+ * A link created exactly 90×24h ago stays until the next run. Fixed hours, not calendar days, so
+ * the boundary does not move with the database session's time zone or DST.
+ */
+export const STALE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
+
+/** Rows per DELETE: each statement locks at most this many (stale, unclicked) rows, briefly. */
+export const BATCH_SIZE = 500;
+
+/** QR removals in flight at once, so a batch neither crawls nor floods object storage. */
+const REMOVE_CONCURRENCY = 16;
+
+export interface CleanupResult {
+  /** Links deleted by this run. */
+  deleted: number;
+}
+
+/**
+ * Deletes links with zero clicks created before `cutoff`, BATCH_SIZE rows per statement, and
+ * their QR images. Walks the primary key upwards (keyset), so each row is visited once per run
+ * without an extra index: a partial index WHERE clicks = 0 would make every click's UPDATE
+ * non-HOT. Rows locked by a concurrent click are skipped until the next run. Returns the count.
+ */
+export async function deleteStaleUrls(cutoff: Date): Promise<number> {
+  let deleted = 0;
+  let afterId = 0;
+  for (;;) {
+    const rows = await db.queryAll<{ id: number; code: string }>`
+      DELETE FROM urls WHERE id IN (
+        SELECT id FROM urls
+        WHERE id > ${afterId} AND clicks = 0 AND created_at < ${cutoff}
+        ORDER BY id
+        LIMIT ${BATCH_SIZE}
+        FOR UPDATE SKIP LOCKED)
+      RETURNING id, code`;
+    deleted += rows.length;
+    await removeQrImages(rows.map((r) => r.code));
+    if (rows.length < BATCH_SIZE) return deleted;
+    afterId = Math.max(...rows.map((r) => r.id));
+  }
+}
+
+/**
+ * Removes the QR images of deleted links; a missing image is fine. Rows go first so a live link
+ * never loses its image; if storage fails, the orphaned object names are logged and the run
+ * fails, so the failure is visible rather than silent.
+ */
+async function removeQrImages(codes: string[]): Promise<void> {
+  const orphaned: string[] = [];
+  for (let i = 0; i < codes.length; i += REMOVE_CONCURRENCY) {
+    const names = codes.slice(i, i + REMOVE_CONCURRENCY).map(qrObjectName);
+    const results = await Promise.allSettled(names.map((name) => qrCodes.remove(name)));
+    results.forEach((result, j) => {
+      if (result.status === "rejected" && !(result.reason instanceof ObjectNotFound)) {
+        log.error(result.reason, "could not remove QR image of a deleted link", { object: names[j] });
+        orphaned.push(names[j]);
+      }
+    });
+  }
+  if (orphaned.length > 0) {
+    throw new Error(`links deleted but ${orphaned.length} QR image(s) left in qr-codes: ${orphaned.join(", ")}`);
+  }
+}
+
+/** Deletes links nobody clicked within 90 days of creation; idempotent, safe to run any time. */
+export const cleanupStaleUrls = api({ expose: false }, async (): Promise<CleanupResult> => {
+  const cutoff = new Date(Date.now() - STALE_AFTER_MS);
+  const deleted = await deleteStaleUrls(cutoff);
+  log.info("removed stale urls", { deleted, cutoff: cutoff.toISOString() });
+  return { deleted };
+});
+
+/** Runs the cleanup daily at 03:00 UTC, a quiet hour for most users. */
+export const cleanupStaleUrlsJob = new CronJob("cleanup-stale-urls", {
+  title: "Remove URLs with no clicks in 90 days",
+  schedule: "0 3 * * *",
+  endpoint: cleanupStaleUrls,
+});
