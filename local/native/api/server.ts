@@ -4,7 +4,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Napi } from "../napi-types";
 import { appModel, setApiBaseUrl } from "../context";
-import { closeAllDatabases, openDatabase } from "../sqldb";
+import { closeAllDatabases, detachedFromTransactions, openDatabase } from "../sqldb";
 import { LogLevel, rootLogger, formatLine } from "../logger";
 import { newTrace } from "../request";
 import { serveObject } from "../objects";
@@ -139,7 +139,7 @@ async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMess
 function requestListener(router: Router<RegisteredEndpoint>): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
-    handle(router, req, res)
+    detachedFromTransactions(() => handle(router, req, res))
       .catch((e) => {
         const wire = toWireError(e);
         if (wire.internalMessage) rootLogger.log(null, LogLevel.Error as number as Napi.LogLevel, `${req.method} ${req.url}: ${wire.internalMessage}`, e instanceof Error ? e : undefined);

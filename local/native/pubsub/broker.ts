@@ -8,6 +8,7 @@ import type { Napi } from "../napi-types";
 import type { AppModel, ObjectSchema, SubscriptionModel, TopicModel } from "../../appmodel/model";
 import { Request, newTrace } from "../request";
 import { runIsolated } from "../api/isolate";
+import { detachedFromTransactions } from "../sqldb/lock";
 
 /** What the broker needs from the rest of the runtime; injected so tests can use a fake model. */
 export interface BrokerDeps {
@@ -221,7 +222,8 @@ export class Broker {
     let failure: { error: unknown } | null = null;
     try {
       // Decoding inside the delivery makes a message that no longer fits its schema a nack, as in Encore.
-      await runIsolated(() => handler(this.request(q, entry.msg, attempt)));
+      // Each delivery is a flow of its own: it inherits no transaction from the publisher's context.
+      await detachedFromTransactions(() => runIsolated(() => handler(this.request(q, entry.msg, attempt))));
     } catch (error) {
       failure = { error };
     }

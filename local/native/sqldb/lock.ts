@@ -30,6 +30,14 @@ export const DEADLOCK_IDLE_MS = 1000;
 
 const context = new AsyncLocalStorage<Holder>();
 
+/**
+ * Runs `fn` in a context that owns no transaction: for work that starts an independent flow (an HTTP
+ * request, a Pub/Sub delivery), which must not inherit ownership from whatever context scheduled it.
+ */
+export function detachedFromTransactions<T>(fn: () => T): T {
+  return context.run(undefined as unknown as Holder, fn);
+}
+
 /** Marks the calling async context as the owner of a transaction or connection about to be opened. */
 export function markOwner(holder: Holder): void {
   holder.outer = openOwners(context.getStore())[0];

@@ -2,6 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { QueryArgs } from "./cursor";
 import type { SqlDatabase } from "./database";
+import { detachedFromTransactions } from "./lock";
 import { rejection, row, rows, tempDatabase, testEngines } from "./testkit";
 
 const SCHEMA = `
@@ -132,6 +133,16 @@ for (const engine of testEngines()) {
         await new Promise((resolve) => setTimeout(resolve, 1500));
         await tx.commit();
         expect(await elsewhere).toEqual({ n: 99 });
+      });
+
+      it("lets an independent flow started from the owner's context wait (a request or a delivery)", async () => {
+        const tx = await db.begin();
+        await rows(tx, "UPDATE counter SET n = 42 WHERE id = 1");
+        // Scheduled from the transaction owner's context, as a publish inside a handler schedules a delivery.
+        const delivery = detachedFromTransactions(() => new Promise((resolve) => setImmediate(() => resolve(row(db, "SELECT n FROM counter WHERE id = 1")))));
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await tx.commit();
+        expect(await delivery).toEqual({ n: 42 });
       });
     }
   });
