@@ -1,11 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterEach, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import log from "encore.dev/log";
 import { describeLocal, runCronJob, singleConnectionDatabase } from "../local/testing";
 import { qrCodes } from "./bucket";
 import { BATCH_SIZE, STALE_AFTER_MS, cleanupStaleUrls, deleteStaleUrls } from "./cleanup";
 import { db } from "./db";
 import { qrObjectName } from "./qr";
+import { takeCleanupTurn } from "./__tests__/helpers";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -40,6 +41,12 @@ async function surviving(codes: string[]): Promise<string[]> {
   const rows = await db.queryAll<{ code: string }>`SELECT code FROM urls WHERE code = ANY(${codes}::text[]) ORDER BY code`;
   return rows.map((r) => r.code);
 }
+
+let endTurn: () => Promise<void>;
+beforeAll(async () => {
+  endTurn = await takeCleanupTurn();
+});
+afterAll(() => endTurn());
 
 // Leftovers would be stale for the next test's real-clock run and blur its count.
 afterEach(async () => {

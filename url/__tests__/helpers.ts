@@ -2,6 +2,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { expect } from "vitest";
 import { url } from "~encore/clients";
+import { singleConnectionDatabase } from "../../local/testing";
 import { db } from "../db";
 
 /** User is auth data for a caller nobody else uses (tests share one database per run). */
@@ -36,4 +37,23 @@ export async function signUp(baseUrl: string): Promise<string> {
   expect(resp.status).toBe(200);
   const { token } = (await resp.json()) as { token: string };
   return token;
+}
+
+/** An advisory lock key for test files that run the stale-link cleanup. */
+const CLEANUP_TURN_LOCK = 74_110_001;
+
+/**
+ * takeCleanupTurn makes the test files that run the cleanup take turns: the cleanup deletes every
+ * stale link in the database, and on a shared server database another file's rows would change its
+ * counts. Embedded PGlite is private to each test process and needs no turn (and holding its only
+ * connection would block the test itself). Returns the function that ends the turn.
+ */
+export async function takeCleanupTurn(): Promise<() => Promise<void>> {
+  if (singleConnectionDatabase) return async () => {};
+  const conn = await db.acquire();
+  await conn.exec`SELECT pg_advisory_lock(${CLEANUP_TURN_LOCK})`;
+  return async () => {
+    await conn.exec`SELECT pg_advisory_unlock(${CLEANUP_TURN_LOCK})`;
+    await conn.close();
+  };
 }
