@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { describeLocal, drainTopic, startTestServer, type TestServer } from "../local/testing";
 import { loadAppModel } from "../local/appmodel/cache";
-import { takeCleanupTurn } from "../url/__tests__/helpers";
+import { holdCleanupTurnForThisFile } from "../url/__tests__/helpers";
 import { README_BASE_URL, extractCurlExamples, normalizeOutput, requestOf, routeOf, type CurlExample } from "./readme-curl";
 
 const run = promisify(execFile);
@@ -92,16 +92,14 @@ describeLocal("every curl in README.md", () => {
   // Commands run in an empty directory, so nothing they write lands in the repository.
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "readme-curl-"));
 
-  let endTurn: () => Promise<void>;
-
   // The README runs the stale-link cleanup, which must not race the url service's cleanup tests.
+  holdCleanupTurnForThisFile();
+
   beforeAll(async () => {
-    endTurn = await takeCleanupTurn();
     server = await startTestServer();
   });
   afterAll(async () => {
     await server.close();
-    await endTurn();
     vi.unstubAllEnvs();
     fs.rmSync(scratch, { recursive: true, force: true });
   });

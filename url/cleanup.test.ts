@@ -1,12 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import log from "encore.dev/log";
 import { describeLocal, runCronJob, singleConnectionDatabase } from "../local/testing";
 import { qrCodes } from "./bucket";
 import { BATCH_SIZE, STALE_AFTER_MS, cleanupStaleUrls, deleteStaleUrls } from "./cleanup";
 import { db } from "./db";
 import { qrObjectName } from "./qr";
-import { takeCleanupTurn } from "./__tests__/helpers";
+import { holdCleanupTurnForThisFile } from "./__tests__/helpers";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -42,11 +42,7 @@ async function surviving(codes: string[]): Promise<string[]> {
   return rows.map((r) => r.code);
 }
 
-let endTurn: () => Promise<void>;
-beforeAll(async () => {
-  endTurn = await takeCleanupTurn();
-});
-afterAll(() => endTurn());
+holdCleanupTurnForThisFile();
 
 // Leftovers would be stale for the next test's real-clock run and blur its count.
 afterEach(async () => {

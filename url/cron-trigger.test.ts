@@ -5,7 +5,7 @@ import { describeLocal, startTestServer, type TestServer } from "../local/testin
 import { checkCronToken, MIN_TOKEN_BYTES } from "./cron-trigger";
 import { randomCode } from "./code";
 import { db } from "./db";
-import { takeCleanupTurn } from "./__tests__/helpers";
+import { holdCleanupTurnForThisFile } from "./__tests__/helpers";
 
 // The secret is read when the endpoint's module loads, so it is set before any import runs.
 const TOKEN = vi.hoisted(() => {
@@ -51,15 +51,13 @@ describe("checkCronToken", () => {
 
 describeLocal("POST /internal/cron/cleanup-stale-urls over HTTP", () => {
   let server: TestServer;
-  let endTurn: () => Promise<void>;
+  holdCleanupTurnForThisFile();
 
   beforeAll(async () => {
-    endTurn = await takeCleanupTurn();
     server = await startTestServer();
   });
   afterAll(async () => {
     await server.close();
-    await endTurn();
     vi.unstubAllEnvs();
   });
 

@@ -1,6 +1,6 @@
 // Test helpers for the url service; in __tests__ so Encore does not bundle them.
 import { randomInt, randomUUID } from "node:crypto";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { url } from "~encore/clients";
 import { singleConnectionDatabase } from "../../local/testing";
 import { db } from "../db";
@@ -48,7 +48,7 @@ const CLEANUP_TURN_LOCK = 74_110_001;
  * counts. Embedded PGlite is private to each test process and needs no turn (and holding its only
  * connection would block the test itself). Returns the function that ends the turn.
  */
-export async function takeCleanupTurn(): Promise<() => Promise<void>> {
+async function takeCleanupTurn(): Promise<() => Promise<void>> {
   if (singleConnectionDatabase) return async () => {};
   const conn = await db.acquire();
   await conn.exec`SELECT pg_advisory_lock(${CLEANUP_TURN_LOCK})`;
@@ -56,4 +56,13 @@ export async function takeCleanupTurn(): Promise<() => Promise<void>> {
     await conn.exec`SELECT pg_advisory_unlock(${CLEANUP_TURN_LOCK})`;
     await conn.close();
   };
+}
+
+/** holdCleanupTurnForThisFile takes the cleanup turn before the file's tests and ends it after them. */
+export function holdCleanupTurnForThisFile(): void {
+  let endTurn: () => Promise<void>;
+  beforeAll(async () => {
+    endTurn = await takeCleanupTurn();
+  });
+  afterAll(() => endTurn());
 }
