@@ -31,15 +31,25 @@ async function start(): Promise<void> {
   await import(pathToFileURL(path.join(genDir(appRootDir), "internal", "entrypoints", "main.js")).href);
 }
 
-/** `npm run migrate`: applies every database's migrations on the server named by DATABASE_URL. */
+/**
+ * `npm run migrate`: applies every database's migrations on the server named by DATABASE_URL, or
+ * on the servers of an infra config (`npm run migrate -- --config infra.config.json`).
+ */
 async function migrate(): Promise<void> {
-  const serverUrl = process.env.DATABASE_URL;
-  if (!serverUrl) {
-    process.stderr.write("set DATABASE_URL to the PostgreSQL server, e.g. postgres://user:pass@db:5432/postgres\n");
+  const model = compile();
+  const { migrateTargets, targetsOnServer } = await import("./migrate");
+  const configAt = process.argv.indexOf("--config");
+  let targets;
+  if (configAt > 0 && process.argv[configAt + 1]) {
+    const { targetsFromInfraConfig } = await import("./infra-config");
+    targets = targetsFromInfraConfig(process.argv[configAt + 1], model);
+  } else if (process.env.DATABASE_URL) {
+    targets = targetsOnServer(process.env.DATABASE_URL, model);
+  } else {
+    process.stderr.write("set DATABASE_URL to the PostgreSQL server (postgres://user:pass@db:5432/postgres), or pass --config infra.config.json\n");
     process.exit(2);
   }
-  const { migrateAll } = await import("./migrate");
-  for (const r of await migrateAll(serverUrl, compile())) {
+  for (const r of await migrateTargets(targets)) {
     const what = r.applied.length ? `applied ${r.applied.join(", ")}` : "up to date";
     process.stdout.write(`${r.database}: ${what}\n`);
   }
@@ -63,4 +73,9 @@ if (!command) {
   process.stderr.write(`usage: tsx local/cli.ts <${Object.keys(commands).join("|")}>\n`);
   process.exit(2);
 }
-await command();
+try {
+  await command();
+} catch (e) {
+  process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exit(1);
+}

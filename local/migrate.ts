@@ -2,29 +2,47 @@
 // this applies every declared database's migrations on a PostgreSQL server, tracked in
 // schema_migrations exactly as `encore run` tracks them. Safe to run twice, and while an older
 // version serves: each database migrates under golang-migrate's advisory lock.
-import type { AppModel } from "./appmodel/model";
+import type { AppModel, DatabaseModel } from "./appmodel/model";
 import { appModel } from "./native/context";
 import { migrate } from "./native/sqldb/migrate";
 import { databaseUrl, ensureDatabase, openServer } from "./native/sqldb/server-engine";
 
-/** What migrateAll did to one database. */
+/** What migrating did to one database. */
 export interface MigrationReport {
+  /** The Encore database name. */
   database: string;
   /** Migration numbers applied now; empty when it was up to date. */
   applied: number[];
 }
 
-/** Applies every database's migrations to `<serverUrl>/<database name>`, creating missing databases. */
-export async function migrateAll(serverUrl: string, model: AppModel = appModel()): Promise<MigrationReport[]> {
+/** One database to migrate: the model, the server (its maintenance database's URL) and the name there. */
+export interface MigrationTarget {
+  database: DatabaseModel;
+  serverUrl: string;
+  name: string;
+}
+
+/** Every declared database on one server, under its Encore name (what DATABASE_URL means). */
+export function targetsOnServer(serverUrl: string, model: AppModel = appModel()): MigrationTarget[] {
+  return model.databases.map((database) => ({ database, serverUrl, name: database.name }));
+}
+
+/** Creates each missing database and applies its migrations, one database at a time. */
+export async function migrateTargets(targets: MigrationTarget[]): Promise<MigrationReport[]> {
   const reports: MigrationReport[] = [];
-  for (const db of model.databases) {
-    await ensureDatabase(serverUrl, db.name);
-    const engine = openServer(db.name, databaseUrl(serverUrl, db.name), 1);
+  for (const t of targets) {
+    await ensureDatabase(t.serverUrl, t.name);
+    const engine = openServer(t.name, databaseUrl(t.serverUrl, t.name), 1);
     try {
-      reports.push({ database: db.name, applied: await migrate(engine, db) });
+      reports.push({ database: t.database.name, applied: await migrate(engine, t.database) });
     } finally {
       await engine.close();
     }
   }
   return reports;
+}
+
+/** Applies every database's migrations to `<serverUrl>/<database name>`, creating missing databases. */
+export function migrateAll(serverUrl: string, model: AppModel = appModel()): Promise<MigrationReport[]> {
+  return migrateTargets(targetsOnServer(serverUrl, model));
 }

@@ -52,10 +52,10 @@ function stop(child: ChildProcess): Promise<number | null> {
 }
 
 /** Runs a local CLI command on `appDir` to completion; resolves with its exit code and output. */
-export function runCli(appDir: string, command: string): Promise<{ code: number | null; output: string }> {
+export function runCli(appDir: string, command: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(tsx, [path.join(localDir, "cli.ts"), command], {
-      env: { ...process.env, ENCORE_LOCAL_APP_ROOT: appDir },
+    const child = spawn(tsx, [path.join(localDir, "cli.ts"), command, ...args], {
+      env: { ...process.env, ENCORE_LOCAL_APP_ROOT: appDir, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
