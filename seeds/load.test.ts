@@ -1,6 +1,11 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import { describeLocal } from "../local/testing";
+import { startApp, type SpawnedApp } from "../local/e2e/spawn-app";
 import { CONFIRM_ENV, CONFIRM_FLAG, DEFAULT_BASE_URL, isLocalTarget, loadSeeds, parseArgs, sampleLinks } from "./load";
 
 describe("the sample data", () => {
@@ -52,14 +57,17 @@ describe("which targets the loader accepts", () => {
   });
 });
 
+const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+// Against the app as `npm start` runs it, in a child process with its own fresh local state.
 describeLocal("loading the seeds into a running app", () => {
-  let server: TestServer;
+  let server: SpawnedApp;
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startApp(appRoot);
   });
   afterAll(async () => {
-    await server.close();
+    await server.stop();
   });
 
   it("creates links that resolve, with the clicks it made, and logs in when the account exists", async () => {
@@ -100,5 +108,13 @@ describeLocal("loading the seeds into a running app", () => {
     await expect(
       loadSeeds({ baseUrl: server.baseUrl, email, password: "another-password-1", links: [], print: () => {} }),
     ).rejects.toThrow("POST /auth/login failed: HTTP 401 unauthenticated: invalid email or password");
+  });
+
+  it("runs from the command line (npm run seed) and prints its summary", async () => {
+    const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
+    const { stdout } = await promisify(execFile)(tsx, [path.join(appRoot, "seeds", "load.ts"), server.baseUrl], {
+      env: { ...process.env, SEED_EMAIL: `cli-${randomUUID()}@example.com` },
+    });
+    expect(stdout).toMatch(new RegExp(`seeded ${sampleLinks().length} links and \\d+ visits on ${server.baseUrl} as cli-`));
   });
 });
