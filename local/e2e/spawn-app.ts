@@ -1,10 +1,12 @@
 // Runs `npm start`'s code path (tsx local/cli.ts start) on an app in a child process, as a user
 // would, and hands back its base URL. Used by the runtime's end-to-end tests and the benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
+import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { dropDatabasesWithPrefix } from "../native/sqldb/open";
 
 const localDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = path.resolve(localDir, "..", "node_modules", ".bin", "tsx");
@@ -15,11 +17,21 @@ export interface SpawnedApp {
   stop: () => Promise<number | null>;
 }
 
-/** Starts the app at `appDir` on a free port with fresh local state (in a temp dir, removed on stop). */
+/** Starts the app at `appDir` on a free port with fresh local state (a temp dir, or fresh server databases). */
 export async function startApp(appDir: string, env: Record<string, string> = {}): Promise<SpawnedApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "encore-local-"));
+  // With DATABASE_URL, server databases of its own, dropped on stop.
+  const dbPrefix = `spawned_${crypto.randomBytes(4).toString("hex")}_`;
   const child = spawn(tsx, [path.join(localDir, "cli.ts"), "start"], {
-    env: { ...process.env, NODE_ENV: "development", ENCORE_LOCAL_APP_ROOT: appDir, ENCORE_LOCAL_DATA_DIR: dataDir, PORT: "0", ...env },
+    env: {
+      ...process.env,
+      NODE_ENV: "development",
+      ENCORE_LOCAL_APP_ROOT: appDir,
+      ENCORE_LOCAL_DATA_DIR: dataDir,
+      LOCAL_DB_NAME_PREFIX: dbPrefix,
+      PORT: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let out = "";
@@ -39,6 +51,7 @@ export async function startApp(appDir: string, env: Record<string, string> = {})
     stop: async () => {
       const code = await stop(child);
       fs.rmSync(dataDir, { recursive: true, force: true });
+      await dropDatabasesWithPrefix(dbPrefix, env.DATABASE_URL ?? process.env.DATABASE_URL);
       return code;
     },
   };

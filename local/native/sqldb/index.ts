@@ -2,5 +2,5 @@
 export { QueryArgs, Cursor, Row } from "./cursor";
 export { SqlDatabase, Transaction, SqlConn, type EngineSpec } from "./database";
 export { migrate } from "./migrate";
-export { openDatabase, closeAllDatabases, dropTestDatabases, engineSpec, testRunId, type EngineEnv } from "./open";
+export { openDatabase, closeAllDatabases, dropTestDatabases, dropDatabasesWithPrefix, engineSpec, testRunId, type EngineEnv } from "./open";
 export { detachedFromTransactions } from "./lock";

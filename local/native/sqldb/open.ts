@@ -29,9 +29,12 @@ export function testRunId(): string {
   return processRun;
 }
 
-/** The server-side name of an Encore database. */
+/**
+ * The server-side name of an Encore database. Outside tests it is the Encore name, behind an optional
+ * LOCAL_DB_NAME_PREFIX (tests that spawn `npm start` use it to keep their databases apart and droppable).
+ */
 export function serverDatabaseName(encoreName: string, env: EngineEnv): string {
-  return env.testMode ? `test_${env.testRun ?? testRunId()}_${encoreName}` : encoreName;
+  return env.testMode ? `test_${env.testRun ?? testRunId()}_${encoreName}` : `${process.env.LOCAL_DB_NAME_PREFIX ?? ""}${encoreName}`;
 }
 
 /** How to open the given database in the given environment. */
@@ -87,9 +90,13 @@ export async function closeAllDatabases(): Promise<void> {
 }
 
 /** Drops the server databases of a test run (the vitest global teardown calls this). */
-export async function dropTestDatabases(run: string, serverUrl = process.env.DATABASE_URL): Promise<string[]> {
+export function dropTestDatabases(run: string, serverUrl = process.env.DATABASE_URL): Promise<string[]> {
+  return dropDatabasesWithPrefix(`test_${run}_`, serverUrl);
+}
+
+/** Drops every server database whose name starts with `prefix`; returns their names. */
+export async function dropDatabasesWithPrefix(prefix: string, serverUrl = process.env.DATABASE_URL): Promise<string[]> {
   if (!serverUrl) return [];
-  const prefix = `test_${run}_`;
   return withMaintenanceClient(serverUrl, async (c) => {
     const found = await c.query<{ datname: string }>("SELECT datname FROM pg_database WHERE left(datname, $1) = $2", [
       prefix.length,
