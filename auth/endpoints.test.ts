@@ -1,6 +1,6 @@
 // Direct calls (no HTTP): these also run under `encore test`. The HTTP behaviour is in http.test.ts.
 import { randomUUID } from "node:crypto";
-import { APIError, ErrCode } from "encore.dev/api";
+import { ErrCode } from "encore.dev/api";
 import { describe, expect, it } from "vitest";
 import { auth as authService } from "~encore/clients";
 import { auth } from "./auth";
@@ -8,6 +8,7 @@ import { db } from "./db";
 import { verifyToken } from "./jwt";
 import { login } from "./login";
 import { signup } from "./signup";
+import { rejection } from "../local/testing";
 
 const password = "a long enough password";
 
@@ -15,14 +16,6 @@ function freshEmail(): string {
   return `direct-${randomUUID()}@example.com`;
 }
 
-async function apiError(promise: Promise<unknown>): Promise<APIError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(APIError);
-  return err as APIError;
-}
 
 describe("signup and login called directly", () => {
   it("signs up with a normalized email and logs in with any casing of it", async () => {
@@ -35,12 +28,12 @@ describe("signup and login called directly", () => {
   });
 
   it("re-checks what validation would have caught, since direct calls skip it", async () => {
-    const short = await apiError(signup({ email: freshEmail(), password: "short" }));
+    const short = await rejection(signup({ email: freshEmail(), password: "short" }));
     expect(short.code).toBe(ErrCode.InvalidArgument);
     expect(short.message).toBe("password must be between 8 and 128 bytes");
-    const long = await apiError(signup({ email: freshEmail(), password: "p".repeat(129) }));
+    const long = await rejection(signup({ email: freshEmail(), password: "p".repeat(129) }));
     expect(long.code).toBe(ErrCode.InvalidArgument);
-    const email = await apiError(signup({ email: "not an email", password }));
+    const email = await rejection(signup({ email: "not an email", password }));
     expect(email.code).toBe(ErrCode.InvalidArgument);
     expect(email.message).toBe("email must be a valid address of at most 254 bytes");
   });
@@ -48,7 +41,7 @@ describe("signup and login called directly", () => {
   it("refuses a second account for the same email, whatever the case", async () => {
     const email = freshEmail();
     await signup({ email, password });
-    const err = await apiError(signup({ email: email.toUpperCase(), password }));
+    const err = await rejection(signup({ email: email.toUpperCase(), password }));
     expect(err.code).toBe(ErrCode.AlreadyExists);
     expect(err.message).toBe("email already registered");
   });
@@ -56,8 +49,8 @@ describe("signup and login called directly", () => {
   it("answers a wrong password and an unknown email identically", async () => {
     const email = freshEmail();
     await signup({ email, password });
-    const wrong = await apiError(login({ email, password: "not the password" }));
-    const unknown = await apiError(login({ email: freshEmail(), password }));
+    const wrong = await rejection(login({ email, password: "not the password" }));
+    const unknown = await rejection(login({ email: freshEmail(), password }));
     for (const err of [wrong, unknown]) {
       expect(err.code).toBe(ErrCode.Unauthenticated);
       expect(err.message).toBe("invalid email or password");
@@ -67,8 +60,8 @@ describe("signup and login called directly", () => {
   it("refuses even the right password once an email is throttled", async () => {
     const email = freshEmail();
     await signup({ email, password });
-    for (let i = 0; i < 5; i++) await apiError(login({ email, password: "guess" }));
-    const err = await apiError(login({ email, password }));
+    for (let i = 0; i < 5; i++) await rejection(login({ email, password: "guess" }));
+    const err = await rejection(login({ email, password }));
     expect(err.code).toBe(ErrCode.ResourceExhausted);
   });
 });
@@ -82,7 +75,7 @@ describe("me through the service client", () => {
   });
 
   it("requires auth data", async () => {
-    const err = await apiError(authService.me());
+    const err = await rejection(authService.me());
     expect(err.code).toBe(ErrCode.Unauthenticated);
   });
 });
@@ -98,7 +91,7 @@ describe("auth handler called directly", () => {
   it.each(["", "Bearer", "Bearer ", "Basic dXNlcjpwYXNz", "Bearer a b", "Bearer \u00ff", "Token x.y.z"])(
     "rejects the header %j as unauthenticated",
     async (header) => {
-      const err = await apiError(auth({ authorization: header }));
+      const err = await rejection(auth({ authorization: header }));
       expect(err.code).toBe(ErrCode.Unauthenticated);
       expect(err.message).toBe("authorization header must be 'Bearer <token>'");
     },
@@ -107,7 +100,7 @@ describe("auth handler called directly", () => {
   it("rejects the token of a deleted user", async () => {
     const { token } = await signup({ email: freshEmail(), password });
     await db.exec`DELETE FROM users WHERE id = ${verifyToken(token).userID}::text::bigint`;
-    const err = await apiError(auth({ authorization: `Bearer ${token}` }));
+    const err = await rejection(auth({ authorization: `Bearer ${token}` }));
     expect(err.code).toBe(ErrCode.Unauthenticated);
     expect(err.message).toBe("invalid token");
   });

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { APIError, ErrCode } from "encore.dev/api";
+import { ErrCode } from "encore.dev/api";
 import { describe, expect, it } from "vitest";
 import { db } from "./db";
 import { clearLoginFailures, LOGIN_THROTTLE, reserveLoginAttempt } from "./throttle";
+import { rejection } from "../local/testing";
 
 const minute = 60 * 1000;
 
@@ -10,14 +11,6 @@ function freshEmail(): string {
   return `throttle-${randomUUID()}@example.com`;
 }
 
-async function refusal(promise: Promise<void>): Promise<APIError> {
-  const err = await promise.then(
-    () => null,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(APIError);
-  return err as APIError;
-}
 
 async function reserveTimes(email: string, times: number, now: Date): Promise<void> {
   for (let i = 0; i < times; i++) await reserveLoginAttempt(email, now);
@@ -30,13 +23,13 @@ describe("login throttle", () => {
     const start = new Date("2030-01-01T00:00:00Z");
     await reserveTimes(email, 5, start);
 
-    const err = await refusal(reserveLoginAttempt(email, new Date(start.getTime() + 5 * minute)));
+    const err = await rejection(reserveLoginAttempt(email, new Date(start.getTime() + 5 * minute)));
     expect(err.code).toBe(ErrCode.ResourceExhausted);
     expect(err.message).toBe("too many failed login attempts, try again later");
     expect(err.details).toEqual({ retryAfterSeconds: 10 * 60 });
 
     // Still refused just before the window closes, allowed again once it has.
-    await refusal(reserveLoginAttempt(email, new Date(start.getTime() + 15 * minute - 1000)));
+    await rejection(reserveLoginAttempt(email, new Date(start.getTime() + 15 * minute - 1000)));
     await reserveLoginAttempt(email, new Date(start.getTime() + 15 * minute));
   });
 
@@ -46,7 +39,7 @@ describe("login throttle", () => {
     await reserveTimes(email, 3, start);
     const later = new Date(start.getTime() + 16 * minute);
     await reserveTimes(email, 5, later);
-    await refusal(reserveLoginAttempt(email, later));
+    await rejection(reserveLoginAttempt(email, later));
   });
 
   it("forgets failures after a successful login", async () => {
@@ -63,7 +56,7 @@ describe("login throttle", () => {
     const [a, b] = [freshEmail(), freshEmail()];
     const now = new Date();
     await reserveTimes(a, 5, now);
-    await refusal(reserveLoginAttempt(a, now));
+    await rejection(reserveLoginAttempt(a, now));
     await reserveLoginAttempt(b, now);
   });
 
@@ -72,7 +65,7 @@ describe("login throttle", () => {
     const now = new Date();
     const policy = { maxFailures: 1, windowMs: 1000 };
     await reserveLoginAttempt(email, now, policy);
-    await refusal(reserveLoginAttempt(email, now, policy));
+    await rejection(reserveLoginAttempt(email, now, policy));
     await reserveLoginAttempt(email, new Date(now.getTime() + 1000), policy);
   });
 

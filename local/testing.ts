@@ -1,8 +1,9 @@
 // The one door from the app's tests into the local runtime. Everything here is local-only except
-// `localRuntime` and `describeLocal`, which let the same test files run under `encore test`, where
-// the HTTP-level tests are skipped with the reason in their title.
+// `localRuntime`, `describeLocal` and the APIError assertions, which let the same test files run under
+// `encore test`, where the HTTP-level tests are skipped with the reason in their title.
 import path from "node:path";
-import { describe } from "vitest";
+import { describe, expect } from "vitest";
+import { APIError, type ErrCode } from "encore.dev/api";
 
 /** False under `encore test` (Encore's native runtime is loaded through ENCORE_RUNTIME_LIB). */
 export const localRuntime = !process.env.ENCORE_RUNTIME_LIB;
@@ -72,4 +73,23 @@ export async function runCronJob(id: string): Promise<void> {
   await loadApp();
   const { runCronJob: run } = await import("./native/cron");
   await run(id);
+}
+
+/** Awaits a promise that must fail with an APIError and returns that error (both runtimes). */
+export async function rejection(promise: Promise<unknown>): Promise<APIError> {
+  const err = await promise.then(
+    () => {
+      throw new Error("expected an APIError, but the call succeeded");
+    },
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(APIError);
+  return err as APIError;
+}
+
+/** Asserts that a call fails with an APIError of this code and message (both runtimes). */
+export async function expectAPIError(promise: Promise<unknown>, code: ErrCode, message: string | RegExp): Promise<void> {
+  const err = await rejection(promise);
+  expect(err.code).toBe(code);
+  expect(err.message).toMatch(message);
 }

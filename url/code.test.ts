@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { allocateCode, CODE_LENGTH, isCode, MAX_CODE_ATTEMPTS, randomCode, type RandomSource } from "./code";
-import { expectAPIError } from "./__tests__/errors";
+import { expectAPIError } from "../local/testing";
 
 /** A RandomSource that hands out `bytes` in order. */
 function scripted(bytes: number[]): RandomSource {

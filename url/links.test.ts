@@ -1,12 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { url } from "~encore/clients";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectAPIError, startTestServer, type TestServer } from "../local/testing";
 import { qrCodes } from "./bucket";
 import { encodeCursor } from "./cursor";
 import { PAGE_SIZE } from "./links";
 import { stats } from "./stats";
-import { expectAPIError } from "./__tests__/errors";
 import { newUser, shortenAs, signUp, type User } from "./__tests__/helpers";
 
 async function allPages(user: User): Promise<{ codes: string[]; pageSizes: number[] }> {

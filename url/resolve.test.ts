@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectAPIError, startTestServer, type TestServer } from "../local/testing";
 import { recordClick } from "./resolve";
 import { stats } from "./stats";
-import { expectAPIError } from "./__tests__/errors";
 import { newUser, shortenAs } from "./__tests__/helpers";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";

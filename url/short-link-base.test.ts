@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
-import { describeLocal } from "../local/testing";
-import { expectAPIError } from "./__tests__/errors";
+import { describeLocal, expectAPIError } from "../local/testing";
 import type { shortenAs as ShortenAs, newUser as NewUser } from "./__tests__/helpers";
 
 // The local runtime also reads a secret from the environment variable of its name (Encore reads

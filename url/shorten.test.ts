@@ -9,8 +9,8 @@ import { recordClick } from "./resolve";
 import { shorten } from "./shorten";
 import { stats } from "./stats";
 import { urlShortened } from "./topic";
-import { expectAPIError, rejection } from "./__tests__/errors";
 import { linksOf, newUser, shortenAs } from "./__tests__/helpers";
+import { expectAPIError, rejection } from "../local/testing";
 
 afterEach(() => {
   vi.restoreAllMocks();

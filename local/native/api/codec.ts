@@ -178,7 +178,8 @@ export function encodeValue(t: TypeSchema, v: unknown): unknown {
     case "union":
       return encodeUnion(t.types, v);
     default:
-      return encodeLoose(v);
+      // Strings, numbers and booleans are already wire values; only odd values need the JSON round trip.
+      return typeof v === "string" || typeof v === "number" || typeof v === "boolean" ? v : encodeLoose(v);
   }
 }
 
