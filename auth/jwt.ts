@@ -108,10 +108,15 @@ export function verifyToken(token: string): TokenClaims {
     typeof payload !== "object" ||
     typeof payload.exp !== "number" ||
     typeof payload.sub !== "string" ||
-    !/^[1-9][0-9]{0,18}$/.test(payload.sub) ||
+    !isUserId(payload.sub) ||
     typeof payload.email !== "string"
   ) {
     throw APIError.unauthenticated("invalid token");
   }
   return { userID: payload.sub, email: payload.email };
+}
+
+/** A users.id as issueToken writes it: a positive decimal that fits BIGINT (so lookups cannot overflow). */
+function isUserId(sub: string): boolean {
+  return /^[1-9][0-9]{0,18}$/.test(sub) && BigInt(sub) <= 9223372036854775807n;
 }

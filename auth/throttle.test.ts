@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { ErrCode } from "encore.dev/api";
 import { describe, expect, it } from "vitest";
 import { db } from "./db";
-import { clearLoginFailures, LOGIN_THROTTLE, reserveLoginAttempt } from "./throttle";
+import { clearLoginFailures, LOGIN_THROTTLE, PRUNE_PER_ATTEMPT, reserveLoginAttempt } from "./throttle";
 import { rejection } from "../local/testing";
 
 const minute = 60 * 1000;
@@ -10,7 +10,6 @@ const minute = 60 * 1000;
 function freshEmail(): string {
   return `throttle-${randomUUID()}@example.com`;
 }
-
 
 async function reserveTimes(email: string, times: number, now: Date): Promise<void> {
   for (let i = 0; i < times; i++) await reserveLoginAttempt(email, now);
@@ -74,5 +73,27 @@ describe("login throttle", () => {
     const now = new Date();
     const results = await Promise.allSettled(Array.from({ length: 12 }, () => reserveLoginAttempt(email, now)));
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(5);
+  });
+
+  it("deletes a few rows whose window has ended on every attempt, so made-up emails do not pile up", async () => {
+    // A clock in 2001: no other test's rows have ended windows then, only the ones seeded here.
+    const now = new Date("2001-01-01T00:00:00.000Z");
+    const expired = Array.from({ length: 2 * PRUNE_PER_ATTEMPT + 5 }, freshEmail);
+    const live = freshEmail();
+    for (const email of expired) {
+      await db.exec`INSERT INTO login_throttle (email, failures, window_start) VALUES (${email}, 3, ${new Date("2000-06-01T00:00:00Z")})`;
+    }
+    await db.exec`INSERT INTO login_throttle (email, failures, window_start) VALUES (${live}, 3, ${new Date(now.getTime() - 5 * minute)})`;
+    const attempts = [freshEmail(), freshEmail(), freshEmail()];
+
+    await reserveLoginAttempt(attempts[0], now);
+    const left = await db.queryRow<{ n: number }>`SELECT COUNT(*)::int AS n FROM login_throttle WHERE email = ANY(${expired})`;
+    expect(left?.n).toBe(expired.length - PRUNE_PER_ATTEMPT);
+    for (const email of attempts.slice(1)) await reserveLoginAttempt(email, now);
+
+    const remaining = await db.queryAll<{ email: string }>`
+      SELECT email FROM login_throttle WHERE email = ANY(${[...expired, live, ...attempts]}) ORDER BY email`;
+    expect(remaining.map((r) => r.email)).toEqual([live, ...attempts].sort());
+    await db.exec`DELETE FROM login_throttle WHERE email = ANY(${[live, ...attempts]})`;
   });
 });

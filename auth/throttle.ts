@@ -32,12 +32,30 @@ export async function reserveLoginAttempt(
       window_start = CASE WHEN t.window_start <= ${windowOpenedBefore} THEN ${now} ELSE t.window_start END
     RETURNING failures, window_start
   `;
+  await pruneExpiredWindows(windowOpenedBefore);
   if (row && row.failures > policy.maxFailures) {
     const retryAfterMs = row.window_start.getTime() + policy.windowMs - now.getTime();
     throw APIError.resourceExhausted("too many failed login attempts, try again later").withDetails({
       retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
     });
   }
+}
+
+/** How many expired rows one attempt removes: more than the one row an attempt can add, so the table stays bounded. */
+export const PRUNE_PER_ATTEMPT = 10;
+
+/**
+ * pruneExpiredWindows deletes a few rows whose window has ended. Such a row means nothing any more
+ * (the email's next attempt would start a new window), but without this every email ever tried,
+ * existing or made up, would keep a row forever.
+ */
+async function pruneExpiredWindows(windowOpenedBefore: Date): Promise<void> {
+  await db.exec`
+    DELETE FROM login_throttle
+    WHERE email IN (
+      SELECT email FROM login_throttle WHERE window_start <= ${windowOpenedBefore} LIMIT ${PRUNE_PER_ATTEMPT}
+    ) AND window_start <= ${windowOpenedBefore}
+  `;
 }
 
 /** clearLoginFailures forgets the attempts for email after a successful login. */

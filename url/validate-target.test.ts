@@ -37,6 +37,12 @@ describe("validateTarget", () => {
     ["the short-link host, other case and trailing dot", "HTTPS://Sho.RT./x", /back at this URL shortener/],
     ["the API host on another port", "http://127.0.0.1:9999/x", /back at this URL shortener/],
     ["a loopback alias of a loopback API host", "http://localhost:4000/abc123", /back at this URL shortener/],
+    ["IPv4-mapped IPv6 loopback", "http://[::ffff:127.0.0.1]:4000/x", /back at this URL shortener/],
+    ["0.0.0.0", "http://0.0.0.0:4000/x", /back at this URL shortener/],
+    ["the unspecified IPv6 address", "http://[::]:4000/x", /back at this URL shortener/],
+    ["a long-form IPv6 loopback", "http://[0:0:0:0:0:0:0:1]:4000/x", /back at this URL shortener/],
+    ["a decimal IPv4 loopback", "http://2130706433:4000/x", /back at this URL shortener/],
+    ["a subdomain of localhost", "http://app.localhost:4000/x", /back at this URL shortener/],
   ])("refuses %s with invalid_argument naming it", (_, raw, message) => {
     const err = refusal(raw);
     expect(err.code).toBe(ErrCode.InvalidArgument);

@@ -39,5 +39,6 @@ export function badTokens(user: { id: string; email: string }): Record<string, s
     "wrong audience": jwt.sign({ ...good, aud: "another-app" }, key, { algorithm: "HS256" }),
     "no expiry": jwt.sign(noExpiry, key, { algorithm: "HS256" }),
     "non-numeric subject": jwt.sign({ ...good, sub: "admin" }, key, { algorithm: "HS256" }),
+    "subject beyond BIGINT": jwt.sign({ ...good, sub: "9223372036854775808" }, key, { algorithm: "HS256" }),
   };
 }

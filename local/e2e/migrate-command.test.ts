@@ -53,7 +53,7 @@ describe.skipIf(!serverUrl)("npm run migrate --config (needs DATABASE_URL)", () 
     const first = await run();
     expect(first.code, first.output).toBe(0);
     expect(first.output).toMatch(/^url: applied 1, 2$/m);
-    expect(first.output).toMatch(/^auth: applied 1, 2$/m);
+    expect(first.output).toMatch(/^auth: applied 1, 2, 3$/m);
     expect(first.output).toMatch(/^analytics: applied 1, 2$/m);
 
     const second = await run();

@@ -186,6 +186,20 @@ describe("infrastructure", () => {
     });
   });
 
+  it("allows cross-origin callers on every answer: typed, raw, errors and preflight", async () => {
+    const origin = { Origin: "http://app.example" };
+    for (const p of ["/echo/x?q=1", "/raw/bob", "/fail/not_found", "/whoami"]) {
+      expect((await call(p, { headers: origin })).headers.get("access-control-allow-origin"), p).toBe("*");
+    }
+    const preflight = await call("/items", {
+      method: "OPTIONS",
+      headers: { ...origin, "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization,content-type" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+    expect(preflight.headers.get("access-control-allow-headers")).toBe("authorization,content-type");
+  });
+
   it("logs one line per request", async () => {
     await call("/echo/log?q=1");
     // The line is written once the response has gone out, so it may reach us just after it.

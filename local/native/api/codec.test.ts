@@ -65,6 +65,15 @@ describe("decodeHttpRequest", () => {
     expect(decodeError(() => decodeHttpRequest(endpoint(withHeader, null, ["GET"]), parts))).toBe("invalid_argument: missing header parameter: X-Token");
   });
 
+  it("refuses an empty body even when every body field is optional, as Encore's serde decoding does", () => {
+    const optional = { fields: [field("note", str, { optional: true })] };
+    const parts = { method: "POST", pathParams: {}, query: new URLSearchParams(), headers: {}, cookies: {}, body: Buffer.alloc(0) };
+    expect(decodeError(() => decodeHttpRequest(endpoint(optional, null), parts))).toBe(
+      "invalid_argument: unable to decode request body: EOF while parsing a value at line 1 column 0",
+    );
+    expect(decodeHttpRequest(endpoint(optional, null), { ...parts, body: Buffer.from("{}") })).toEqual({});
+  });
+
   it("returns null for endpoints without parameters", () => {
     const parts = { method: "POST", pathParams: {}, query: new URLSearchParams(), headers: {}, cookies: {}, body: Buffer.from("{}") };
     expect(decodeHttpRequest(endpoint(null, null), parts)).toBeNull();

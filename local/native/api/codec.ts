@@ -323,14 +323,15 @@ function decodePrefix(where: string): string {
 
 function decodeBody(fields: FieldSchema[], body: Buffer): Record<string, unknown> {
   const prefix = "unable to decode request body";
-  let parsed: unknown = {};
+  let parsed: unknown;
   if (body.length > 0) {
     try {
       parsed = JSON.parse(body.toString("utf8"));
     } catch (e) {
       throw fail("invalid_argument", `${prefix}: invalid JSON: ${(e as Error).message}`);
     }
-  } else if (fields.some((f) => !f.optional)) {
+  } else {
+    // Encore hands the raw bytes to serde_json whenever there are body fields, even all-optional ones.
     throw fail("invalid_argument", `${prefix}: EOF while parsing a value at line 1 column 0`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {

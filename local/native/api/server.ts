@@ -75,7 +75,6 @@ function corsHeaders(req: http.IncomingMessage): Record<string, string> {
 
 function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse): void {
   res.writeHead(204, {
-    ...corsHeaders(req),
     "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
     "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
     "Access-Control-Max-Age": "7200",
@@ -125,7 +124,7 @@ async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMess
   });
   const result = await invokeTyped(ep, payload, baseMeta(payload), outcome.data);
   const out = encodeHttpResponse(ep.model, result.payload);
-  const extra = { ...corsHeaders(req), ...(result.extraHeaders ?? {}), ...out.headers };
+  const extra = { ...(result.extraHeaders ?? {}), ...out.headers };
   const status = result.status ?? out.status;
   if (out.body === null) {
     res.writeHead(status, extra);
@@ -139,6 +138,8 @@ async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMess
 function requestListener(router: Router<RegisteredEndpoint>): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
+    // On every answer (errors, raw endpoints and objects too), as Encore's gateway applies its CORS policy.
+    for (const [name, value] of Object.entries(corsHeaders(req))) res.setHeader(name, value);
     detachedFromTransactions(() => handle(router, req, res))
       .catch((e) => {
         const wire = toWireError(e);
