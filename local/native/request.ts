@@ -38,9 +38,4 @@ export class Request implements Napi.Request {
   getAuthData(): unknown {
     return this.data.authData ?? null;
   }
-
-  /** The trace this request belongs to, for calls and messages it causes. */
-  get trace(): Napi.TraceData | undefined {
-    return this.data.meta.trace;
-  }
 }

@@ -57,13 +57,13 @@ export class Runtime implements Napi.Runtime {
     return openSubscription(cfg);
   }
   registerHandler(route: Napi.ApiRoute): void {
-    registerRoutes([route], "app");
+    registerRoutes([route]);
   }
   registerTestHandler(route: Napi.ApiRoute): void {
-    registerRoutes([route], "test");
+    registerRoutes([route]);
   }
   registerHandlers(routes: Napi.ApiRoute[]): void {
-    registerRoutes(routes, "app");
+    registerRoutes(routes);
   }
   secret(encoreName: string) {
     return lookupSecret(encoreName);

@@ -157,7 +157,7 @@ function acceptsNull(t: TypeSchema): boolean {
 }
 
 /** Encodes a handler value for the wire: Dates as RFC 3339, only declared fields, undefined omitted. */
-export function encodeValue(t: TypeSchema, v: unknown): unknown {
+function encodeValue(t: TypeSchema, v: unknown): unknown {
   if (v === undefined || v === null) return v ?? null;
   switch (t.kind) {
     case "validated":
@@ -244,7 +244,7 @@ export interface HttpRequestParts {
 }
 
 /** Path params named in an Encore path (":code", "*rest", "!fallback"). */
-export function pathParamNames(path: string): Set<string> {
+function pathParamNames(path: string): Set<string> {
   return new Set(path.split("/").filter((s) => /^[:*!]/.test(s)).map((s) => s.slice(1)));
 }
 

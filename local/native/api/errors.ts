@@ -23,7 +23,7 @@ export const statusByCode: Record<string, number> = {
 };
 
 /** The message Encore shows for an internal error, whatever the handler said. */
-export const INTERNAL_PUBLIC_MESSAGE = "an internal error occurred";
+const INTERNAL_PUBLIC_MESSAGE = "an internal error occurred";
 
 /** An error on its way to a client or a calling service. */
 export interface WireError {

@@ -39,10 +39,6 @@ export class ResponseWriter implements Napi.ResponseWriter {
     res.on("close", () => this.markClosed());
   }
 
-  get headersSent(): boolean {
-    return this.res.headersSent;
-  }
-
   writeHead(status: number, headers: string[] | Record<string, string | number | string[]>): void {
     this.res.writeHead(status, headers as http.OutgoingHttpHeaders);
   }

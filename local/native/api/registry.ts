@@ -16,13 +16,13 @@ function key(service: string, name: string): string {
 }
 
 /** The model of an endpoint, or a clear error when the model does not know it. */
-export function endpointModel(service: string, name: string): EndpointModel {
+function endpointModel(service: string, name: string): EndpointModel {
   const model = appModel().endpoints.find((e) => e.service === service && e.name === name);
   if (!model) throw new Error(`endpoint ${key(service, name)} is not in the app model; run \`npm run gen\` after adding it`);
   return model;
 }
 
-export function registerRoutes(routes: Napi.ApiRoute[], _kind: "app" | "test"): void {
+export function registerRoutes(routes: Napi.ApiRoute[]): void {
   for (const route of routes) {
     endpoints.set(key(route.service, route.name), { model: endpointModel(route.service, route.name), route });
   }

@@ -95,9 +95,11 @@ async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMess
   const ep = found.value;
   const headers = req.headers as Record<string, string | string[] | undefined>;
   const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookies(req.headers.cookie) };
+  // One trace for the whole request: the auth handler's call and the endpoint's.
+  const trace = newTrace();
   const baseMeta = (payload: unknown): Napi.RequestMeta => ({
     startedAt: new Date().toISOString(),
-    trace: newTrace(),
+    trace,
     apiCall: apiCallMeta(ep, { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers, payload }),
   });
 
