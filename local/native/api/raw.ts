@@ -4,6 +4,7 @@ import type http from "node:http";
 import type { Napi } from "../napi-types";
 
 type Push = (chunk: Buffer | null) => boolean;
+type Callback = (...args: any[]) => any;
 
 export class BodyReader implements Napi.BodyReader {
   private push: Push | null = null;
@@ -29,32 +30,72 @@ export class BodyReader implements Napi.BodyReader {
   }
 }
 
+/**
+ * The response side of a raw endpoint, behaving as Encore's native writer does when the client has
+ * gone (runtimes/js/src/raw_api.rs, stream/write.rs): bytes for a closed connection are dropped and
+ * every callback is still called, without an error. A callback given an error would make the SDK's
+ * RawResponse emit 'error', which no handler listens for and which would end the process.
+ */
 export class ResponseWriter implements Napi.ResponseWriter {
-  /** Settles when the handler has closed the response. */
+  /** Settles when the handler has closed the response or the client has gone. */
   readonly closed: Promise<void>;
   private markClosed!: () => void;
+  /** Callbacks of writes not yet flushed: a connection that closes first never reports them written. */
+  private readonly unflushed = new Set<() => void>();
 
   constructor(private readonly res: http.ServerResponse) {
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
-    res.on("close", () => this.markClosed());
+    res.on("close", () => {
+      for (const done of this.unflushed) done();
+      this.unflushed.clear();
+      this.markClosed();
+    });
   }
 
   writeHead(status: number, headers: string[] | Record<string, string | number | string[]>): void {
+    // Encore keeps the first head; a later one (or one after the client left) changes nothing.
+    if (this.res.headersSent || this.res.destroyed) return;
     this.res.writeHead(status, headers as http.OutgoingHttpHeaders);
   }
 
-  writeBody(buf: Buffer, callback?: (...args: any[]) => any): void {
-    this.res.write(buf, callback);
+  writeBody(buf: Buffer, callback?: Callback): void {
+    this.send(buf, false, callback);
   }
 
-  writeBodyMulti(bufs: Buffer[], callback?: (...args: any[]) => any): void {
-    this.res.write(Buffer.concat(bufs), callback);
+  writeBodyMulti(bufs: Buffer[], callback?: Callback): void {
+    this.send(Buffer.concat(bufs), false, callback);
   }
 
-  close(buf?: Buffer | null, callback?: (...args: any[]) => any): void {
-    this.res.end(buf ?? undefined, () => {
+  close(buf?: Buffer | null, callback?: Callback): void {
+    this.send(buf ?? undefined, true, () => {
       this.markClosed();
       callback?.();
     });
   }
+
+  /** Writes (or ends with) `buf` unless the client is gone; calls `callback` once either way. */
+  private send(buf: Buffer | undefined, end: boolean, callback?: Callback): void {
+    const done = once(callback);
+    if (this.res.destroyed) {
+      process.nextTick(done);
+      return;
+    }
+    this.unflushed.add(done);
+    const written = () => {
+      this.unflushed.delete(done);
+      done();
+    };
+    if (end) this.res.end(buf, written);
+    else this.res.write(buf!, written);
+  }
+}
+
+/** Wraps a callback so it runs at most once and never receives an error. */
+function once(callback?: Callback): () => void {
+  let called = false;
+  return () => {
+    if (called) return;
+    called = true;
+    callback?.();
+  };
 }

@@ -54,13 +54,15 @@ async function readBody(req: http.IncomingMessage, limit: number | null): Promis
 }
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  // A client that has gone gets nothing; the request's work (a stored link, a counted click) stands.
+  if (res.destroyed) return;
   const text = JSON.stringify(body);
   res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
   res.end(text);
 }
 
 function sendError(res: http.ServerResponse, e: WireError): void {
-  if (res.headersSent) {
+  if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
@@ -129,6 +131,7 @@ async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMess
   const extra = { ...(result.extraHeaders ?? {}), ...out.headers };
   const status = result.status ?? out.status;
   if (out.body === null) {
+    if (res.destroyed) return;
     res.writeHead(status, extra);
     res.end();
   } else {
