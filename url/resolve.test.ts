@@ -1,25 +1,83 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { describeLocal, expectAPIError, startTestServer, type TestServer } from "../local/testing";
+import { db } from "./db";
 import { recordClick } from "./resolve";
 import { stats } from "./stats";
-import { newUser, shortenAs } from "./__tests__/helpers";
+import type { DeviceKind, Visit } from "./visit";
+import { DIRECT_VISIT, newUser, shortenAs } from "./__tests__/helpers";
+import { USER_AGENTS } from "./__tests__/user-agents";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
+/** historyOf reads a link's stored click history: per day, per referrer host and per device. */
+async function historyOf(code: string) {
+  const [days, referrers, devices] = await Promise.all([
+    db.queryAll<{ clicks: number }>`
+      SELECT d.clicks FROM url_daily_clicks d JOIN urls u ON u.id = d.url_id WHERE u.code = ${code}`,
+    db.queryAll<{ host: string; clicks: number }>`
+      SELECT r.host, r.clicks FROM url_referrer_clicks r JOIN urls u ON u.id = r.url_id WHERE u.code = ${code} ORDER BY r.host`,
+    db.queryAll<{ device: string; clicks: number }>`
+      SELECT d.device, d.clicks FROM url_device_clicks d JOIN urls u ON u.id = d.url_id WHERE u.code = ${code} ORDER BY d.device`,
+  ]);
+  return {
+    days: days.map((d) => d.clicks),
+    referrers: Object.fromEntries(referrers.map((r) => [r.host, r.clicks])),
+    devices: Object.fromEntries(devices.map((d) => [d.device, d.clicks])),
+  };
+}
+
 describe("resolving a code", () => {
-  it("counts 200 concurrent clicks exactly", async () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it("counts 200 concurrent clicks exactly, in one group-committed statement", async () => {
     const target = "https://example.com/popular";
     const { code } = await shortenAs(newUser(), target);
-    const results = await Promise.all(Array.from({ length: 200 }, () => recordClick(code)));
+    const statements = vi.spyOn(db, "queryAll");
+    const results = await Promise.all(Array.from({ length: 200 }, () => recordClick(code, DIRECT_VISIT)));
+    expect(statements).toHaveBeenCalledTimes(1);
     expect(results.every((url) => url === target)).toBe(true);
     expect((await stats({ code })).clicks).toBe(200);
   });
 
+  it("answers each click of a mixed batch with its own link, and unknown codes with nothing", async () => {
+    const [a, b] = await Promise.all([shortenAs(newUser(), "https://example.com/a"), shortenAs(newUser(), "https://example.com/b")]);
+    const codes = [a.code, "zzzzzz", b.code, a.code, "zzzzzz", b.code, a.code];
+    const statements = vi.spyOn(db, "queryAll");
+    const results = await Promise.all(codes.map((code) => recordClick(code, DIRECT_VISIT)));
+    expect(statements).toHaveBeenCalledTimes(1);
+    expect(results).toEqual([
+      "https://example.com/a", null, "https://example.com/b", "https://example.com/a", null, "https://example.com/b", "https://example.com/a",
+    ]);
+    expect((await stats({ code: a.code })).clicks).toBe(3);
+    expect((await stats({ code: b.code })).clicks).toBe(2);
+  });
+
+  it("stores each click's day, referrer host and device in the same write", async () => {
+    const { code } = await shortenAs(newUser(), "https://example.com/history");
+    const visits: Visit[] = [
+      ...Array.from({ length: 5 }, (): Visit => ({ referrerHost: "news.example.com", device: "mobile" })),
+      ...Array.from({ length: 3 }, (): Visit => ({ referrerHost: "", device: "desktop" })),
+      ...Array.from({ length: 2 }, (): Visit => ({ referrerHost: "news.example.com", device: "bot" })),
+    ];
+    await Promise.all(visits.map((visit) => recordClick(code, visit)));
+    await recordClick(code, { referrerHost: "mail.example.org", device: "tablet" });
+    expect(await historyOf(code)).toEqual({
+      days: [11],
+      referrers: { "": 3, "mail.example.org": 1, "news.example.com": 7 },
+      devices: { bot: 2, desktop: 3, mobile: 5, tablet: 1 },
+    });
+    const { last_clicked_at } = (await db.queryRow<{ last_clicked_at: Date }>`
+      SELECT last_clicked_at FROM urls WHERE code = ${code}`)!;
+    expect(Math.abs(last_clicked_at.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
   it("finds nothing for unknown or malformed codes", async () => {
-    expect(await recordClick("zzzzzz")).toBeNull();
-    expect(await recordClick("ABC123")).toBeNull();
-    expect(await recordClick("abc' OR '1'='1")).toBeNull();
+    expect(await recordClick("zzzzzz", DIRECT_VISIT)).toBeNull();
+    expect(await recordClick("ABC123", DIRECT_VISIT)).toBeNull();
+    expect(await recordClick("abc' OR '1'='1", DIRECT_VISIT)).toBeNull();
   });
 
   it("stats are not_found for unknown and malformed codes, and change nothing", async () => {
@@ -82,24 +140,33 @@ describeLocal("GET /:code over HTTP", () => {
     }
   });
 
-  it("counts 200 concurrent HTTP visits exactly and reports them in stats", async () => {
+  it("counts 500 concurrent visits with mixed referrers and devices exactly, once per successful resolve", async () => {
     const { code: popular } = await shortenAs(newUser(), "https://example.com/viral");
+    const referers = ["https://news.example.com/a?x=1", "https://social.example.org/p/1", undefined, "not a url"];
+    const kinds = Object.keys(USER_AGENTS) as DeviceKind[];
+    const sent = Array.from({ length: 500 }, (_, i) => ({
+      referer: referers[i % referers.length],
+      kind: kinds[i % kinds.length],
+      browser: i % 2 === 0,
+    }));
     const statuses = await Promise.all(
-      Array.from({ length: 200 }, async (_, i) => {
-        const resp = await fetch(`${server.baseUrl}/${popular}`, {
-          redirect: "manual",
-          headers: { Accept: i % 2 === 0 ? BROWSER_ACCEPT : "application/json" },
-        });
+      sent.map(async ({ referer, kind, browser }) => {
+        const headers: Record<string, string> = { "User-Agent": USER_AGENTS[kind], Accept: browser ? BROWSER_ACCEPT : "application/json" };
+        if (referer !== undefined) headers.Referer = referer;
+        const resp = await fetch(`${server.baseUrl}/${popular}`, { redirect: "manual", headers });
         await resp.arrayBuffer();
         return resp.status;
       }),
     );
-    expect(statuses.filter((s) => s === 302)).toHaveLength(100);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(100);
+    expect(statuses.filter((s) => s === 302)).toHaveLength(250);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(250);
 
     const resp = await fetch(`${server.baseUrl}/${popular}/stats`);
-    expect(resp.status).toBe(200);
-    expect(resp.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(await resp.json()).toEqual({ code: popular, originalUrl: "https://example.com/viral", clicks: 200 });
+    expect(await resp.json()).toEqual({ code: popular, originalUrl: "https://example.com/viral", clicks: 500 });
+    expect(await historyOf(popular)).toEqual({
+      days: [500],
+      referrers: { "": 250, "news.example.com": 125, "social.example.org": 125 },
+      devices: { bot: 125, desktop: 125, mobile: 125, tablet: 125 },
+    });
   });
 });

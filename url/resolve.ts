@@ -2,8 +2,9 @@
 import { currentRequest, type APICallMeta } from "encore.dev";
 import { api, APIError } from "encore.dev/api";
 import { prefersHtml } from "./accept";
+import { countClick } from "./clicks";
 import { isCode } from "./code";
-import { db } from "./db";
+import { describeVisit, type Visit } from "./visit";
 
 /**
  * resolve answers a browser (Accept prefers text/html) with a bare 302 to the target and any other
@@ -17,7 +18,8 @@ import { db } from "./db";
  */
 export const resolve = api.raw({ expose: true, method: "GET", path: "/:code" }, async (req, resp) => {
   const { pathParams } = currentRequest() as APICallMeta;
-  const target = await recordClick(String(pathParams.code));
+  const visit = describeVisit(req.headers.referer, req.headers["user-agent"]);
+  const target = await recordClick(String(pathParams.code), visit);
   if (target === null) throw APIError.notFound("URL not found");
 
   // Every visit must reach us to be counted, and the answer depends on Accept.
@@ -33,13 +35,11 @@ export const resolve = api.raw({ expose: true, method: "GET", path: "/:code" }, 
 });
 
 /**
- * recordClick adds one click to `code` and returns its target, or null for an unknown code. One
- * statement, so concurrent visits never lose a count; a malformed code never reaches the database.
+ * recordClick counts one click on `code` and returns its target, or null for an unknown code. The
+ * click joins this instance's next group-committed batch and is committed when this returns; a
+ * malformed code never reaches the database.
  */
-export async function recordClick(code: string): Promise<string | null> {
+export async function recordClick(code: string, visit: Visit): Promise<string | null> {
   if (!isCode(code)) return null;
-  const row = await db.queryRow<{ original_url: string }>`
-    UPDATE urls SET clicks = clicks + 1 WHERE code = ${code} RETURNING original_url
-  `;
-  return row?.original_url ?? null;
+  return countClick({ code, ...visit });
 }

@@ -9,7 +9,7 @@ import { recordClick } from "./resolve";
 import { shorten } from "./shorten";
 import { stats } from "./stats";
 import { urlShortened } from "./topic";
-import { linksOf, newUser, shortenAs } from "./__tests__/helpers";
+import { DIRECT_VISIT, linksOf, newUser, shortenAs } from "./__tests__/helpers";
 import { expectAPIError, rejection } from "../local/testing";
 
 afterEach(() => {
@@ -34,8 +34,8 @@ describe("POST /shorten", () => {
     expect(await rowsWithCode(link.code)).toEqual([{ original_url: target, creator: user.userID }]);
 
     expect(await stats({ code: link.code })).toEqual({ code: link.code, originalUrl: target, clicks: 0 });
-    expect(await recordClick(link.code)).toBe(target);
-    expect(await recordClick(link.code)).toBe(target);
+    expect(await recordClick(link.code, DIRECT_VISIT)).toBe(target);
+    expect(await recordClick(link.code, DIRECT_VISIT)).toBe(target);
     expect(await stats({ code: link.code })).toEqual({ code: link.code, originalUrl: target, clicks: 2 });
   });
 

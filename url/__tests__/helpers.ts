@@ -4,6 +4,7 @@ import { afterAll, beforeAll, expect } from "vitest";
 import { url } from "~encore/clients";
 import { singleConnectionDatabase } from "../../local/testing";
 import { db } from "../db";
+import type { Visit } from "../visit";
 
 /** User is auth data for a caller nobody else uses (tests share one database per run). */
 export interface User {
@@ -15,6 +16,9 @@ export interface User {
 export function newUser(): User {
   return { userID: String(randomInt(1e9, 2 ** 47)), email: `${randomUUID()}@example.com` };
 }
+
+/** DIRECT_VISIT is a desktop browser's visit with no referrer. */
+export const DIRECT_VISIT: Visit = { referrerHost: "", device: "desktop" };
 
 /** shortenAs calls POST /shorten through the generated client, with validation and auth as over HTTP. */
 export function shortenAs(user: User, target: string) {

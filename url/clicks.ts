@@ -1,0 +1,96 @@
+// Clicks are group-committed: concurrent resolves share one statement that counts them all.
+import { db } from "./db";
+import { GroupCommit } from "./group-commit";
+import type { Visit } from "./visit";
+
+/** Click is one GET of a short link. */
+export interface Click extends Visit {
+  code: string;
+}
+
+/**
+ * MAX_CLICKS_PER_BATCH bounds one statement. Clicks are summed per link, referrer host and device
+ * before they are sent, so a popular link adds one row to the statement, however many clicks it has.
+ */
+export const MAX_CLICKS_PER_BATCH = 1000;
+
+/** One row of the batch statement: how many of its clicks share a link, referrer host and device. */
+interface ClickGroup {
+  code: string;
+  host: string;
+  device: string;
+  n: number;
+}
+
+function groupClicks(clicks: Click[]): ClickGroup[] {
+  const groups = new Map<string, ClickGroup>();
+  for (const { code, referrerHost, device } of clicks) {
+    const key = JSON.stringify([code, referrerHost, device]);
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, { code, host: referrerHost, device, n: 1 });
+    else group.n++;
+  }
+  return [...groups.values()];
+}
+
+/**
+ * writeClicks counts a batch of clicks in one statement (one implicit transaction) and returns each
+ * click's target, or null where its code names no link. The statement adds each link's clicks to
+ * `urls.clicks`, sets `last_clicked_at`, and adds to the link's history for today (UTC): per day, per
+ * referrer host and per device. The links' rows are locked in code order first, so two instances
+ * writing overlapping batches wait for each other instead of deadlocking; every history row of a link
+ * is written under its link's lock. Either everything in the batch is counted or nothing is.
+ * Exported so a test can run two instances' batches against each other.
+ */
+export async function writeClicks(clicks: Click[]): Promise<(string | null)[]> {
+  const groups = groupClicks(clicks);
+  const rows = await db.queryAll<{ code: string; original_url: string | null }>`
+    WITH batch AS MATERIALIZED (
+      SELECT code, host, device, n
+      FROM unnest(${groups.map((g) => g.code)}::text[], ${groups.map((g) => g.host)}::text[],
+                  ${groups.map((g) => g.device)}::text[], ${groups.map((g) => g.n)}::int[]) AS b (code, host, device, n)
+    ),
+    locked AS MATERIALIZED (
+      SELECT id, code FROM urls WHERE code IN (SELECT code FROM batch) ORDER BY code FOR UPDATE
+    ),
+    counted AS (
+      UPDATE urls SET clicks = urls.clicks + per_link.n, last_clicked_at = now()
+      FROM (SELECT locked.id, SUM(batch.n)::int AS n FROM locked JOIN batch USING (code) GROUP BY locked.id) AS per_link
+      WHERE urls.id = per_link.id
+      RETURNING urls.id, urls.code, urls.original_url
+    ),
+    by_day AS (
+      INSERT INTO url_daily_clicks (url_id, day, clicks)
+      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, SUM(batch.n)::int
+      FROM counted JOIN batch USING (code) GROUP BY counted.id
+      ON CONFLICT (url_id, day) DO UPDATE SET clicks = url_daily_clicks.clicks + EXCLUDED.clicks
+    ),
+    by_referrer AS (
+      INSERT INTO url_referrer_clicks (url_id, day, host, clicks)
+      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, batch.host, SUM(batch.n)::int
+      FROM counted JOIN batch USING (code) GROUP BY counted.id, batch.host
+      ON CONFLICT (url_id, day, host) DO UPDATE SET clicks = url_referrer_clicks.clicks + EXCLUDED.clicks
+    ),
+    by_device AS (
+      INSERT INTO url_device_clicks (url_id, day, device, clicks)
+      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, batch.device, SUM(batch.n)::int
+      FROM counted JOIN batch USING (code) GROUP BY counted.id, batch.device
+      ON CONFLICT (url_id, day, device) DO UPDATE SET clicks = url_device_clicks.clicks + EXCLUDED.clicks
+    )
+    SELECT asked.code, counted.original_url
+    FROM (SELECT DISTINCT code FROM batch) AS asked LEFT JOIN counted USING (code)
+  `;
+  const targets = new Map(rows.map((r) => [r.code, r.original_url]));
+  return clicks.map((c) => targets.get(c.code) ?? null);
+}
+
+/** This instance's click queue: one batch statement in flight at a time. */
+const clickQueue = new GroupCommit(writeClicks, MAX_CLICKS_PER_BATCH);
+
+/**
+ * countClick counts one click and returns the link's target, or null for an unknown code. It settles
+ * only once the statement holding the click has committed, so an answered visit is a counted one.
+ */
+export function countClick(click: Click): Promise<string | null> {
+  return clickQueue.submit(click);
+}

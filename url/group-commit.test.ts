@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { GroupCommit } from "./group-commit";
+
+/** A batch writer the test finishes by hand, recording every batch it was given. */
+function manualWriter() {
+  const batches: number[][] = [];
+  const pending: { finish: () => void; fail: (err: Error) => void }[] = [];
+  const write = (items: number[]): Promise<string[]> => {
+    batches.push(items);
+    return new Promise((resolve, reject) => {
+      pending.push({ finish: () => resolve(items.map((i) => `done ${i}`)), fail: reject });
+    });
+  };
+  return { write, batches, pending };
+}
+
+/** Lets queued immediates and promise callbacks run. */
+const settle = () => new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+
+describe("GroupCommit", () => {
+  it("writes a lone item at once, in a batch of its own", async () => {
+    const { write, batches, pending } = manualWriter();
+    const queue = new GroupCommit(write, 10);
+    const result = queue.submit(1);
+    await settle();
+    expect(batches).toEqual([[1]]);
+    pending[0].finish();
+    expect(await result).toBe("done 1");
+  });
+
+  it("puts what arrives in the same turn into one write", async () => {
+    const { write, batches, pending } = manualWriter();
+    const queue = new GroupCommit(write, 10);
+    const results = [1, 2, 3].map((i) => queue.submit(i));
+    await settle();
+    expect(batches).toEqual([[1, 2, 3]]);
+    pending[0].finish();
+    expect(await Promise.all(results)).toEqual(["done 1", "done 2", "done 3"]);
+  });
+
+  it("queues items while a batch is written and sends them together as soon as it returns", async () => {
+    const { write, batches, pending } = manualWriter();
+    const queue = new GroupCommit(write, 10);
+    const first = queue.submit(1);
+    await settle();
+    const later = [2, 3, 4].map((i) => queue.submit(i));
+    await settle();
+    expect(batches).toEqual([[1]]); // one write in flight at a time
+
+    let laterSettled = false;
+    void Promise.all(later).then(() => (laterSettled = true));
+    pending[0].finish();
+    expect(await first).toBe("done 1");
+    await settle();
+    expect(batches).toEqual([[1], [2, 3, 4]]);
+    expect(laterSettled).toBe(false); // answered only after their own write returns
+    pending[1].finish();
+    expect(await Promise.all(later)).toEqual(["done 2", "done 3", "done 4"]);
+  });
+
+  it("never puts more than maxBatch items in one write", async () => {
+    const { write, batches, pending } = manualWriter();
+    const queue = new GroupCommit(write, 2);
+    const results = [1, 2, 3, 4, 5].map((i) => queue.submit(i));
+    await settle();
+    expect(batches).toEqual([[1, 2]]);
+    pending[0].finish();
+    await settle();
+    pending[1].finish();
+    await settle();
+    pending[2].finish();
+    expect(await Promise.all(results)).toHaveLength(5);
+    expect(batches).toEqual([[1, 2], [3, 4], [5]]);
+  });
+
+  it("fails every item of a failed batch, and only those", async () => {
+    const { write, batches, pending } = manualWriter();
+    const queue = new GroupCommit(write, 10);
+    const failed = [queue.submit(1), queue.submit(2)];
+    await settle();
+    const next = queue.submit(3);
+    pending[0].fail(new Error("database went away"));
+    for (const p of failed) await expect(p).rejects.toThrow("database went away");
+    await settle();
+    expect(batches).toEqual([[1, 2], [3]]);
+    pending[1].finish();
+    expect(await next).toBe("done 3");
+  });
+
+  it("fails the batch when the writer returns the wrong number of results", async () => {
+    const queue = new GroupCommit(async (items: number[]) => items.slice(1), 10);
+    await expect(Promise.all([queue.submit(1), queue.submit(2)])).rejects.toThrow("batch write returned 1 results for 2 items");
+    expect(await new GroupCommit(async (items: number[]) => items, 10).submit(7)).toBe(7);
+  });
+
+  it("refuses a batch bound that is not a positive integer", () => {
+    expect(() => new GroupCommit(async (items: number[]) => items, 0)).toThrow(RangeError);
+  });
+});

@@ -1,0 +1,53 @@
+// What a click records about its visitor: the referring host and the kind of device, nothing more.
+import Bowser from "bowser";
+import { isbot } from "isbot";
+
+/** DEVICE_KINDS are the device classes clicks are counted under. */
+export const DEVICE_KINDS = ["desktop", "mobile", "tablet", "bot"] as const;
+
+/** DeviceKind is one of DEVICE_KINDS. */
+export type DeviceKind = (typeof DEVICE_KINDS)[number];
+
+/** Visit is what one click stores besides its link: no IP address, no full referrer URL. */
+export interface Visit {
+  /** The Referer's host ("news.example.com"), or "" when there is none or it has no host. */
+  referrerHost: string;
+  device: DeviceKind;
+}
+
+/** The longest DNS name; a longer "host" is not one, and is not stored. */
+const MAX_HOST_LENGTH = 253;
+
+/**
+ * describeVisit reads a click's Referer and User-Agent headers. The referrer is cut down to its host
+ * (the path and query can hold personal data); the device comes from maintained libraries: isbot for
+ * crawlers and HTTP clients, bowser for phones and tablets.
+ */
+export function describeVisit(referer: string | undefined, userAgent: string | undefined): Visit {
+  return { referrerHost: referrerHost(referer), device: deviceKind(userAgent) };
+}
+
+/** referrerHost is the lowercase host of a Referer URL, or "" for none, a relative or a malformed one. */
+export function referrerHost(referer: string | undefined): string {
+  if (referer === undefined || !URL.canParse(referer)) return "";
+  const host = new URL(referer).hostname.toLowerCase().replace(/\.$/, "");
+  return host.length <= MAX_HOST_LENGTH ? host : "";
+}
+
+/**
+ * deviceKind classifies a User-Agent. No User-Agent at all counts as a bot: every browser sends one.
+ * Anything a browser sends that is neither a phone nor a tablet (desktops, TVs, consoles) is desktop.
+ */
+export function deviceKind(userAgent: string | undefined): DeviceKind {
+  if (userAgent === undefined || userAgent.trim() === "" || isbot(userAgent)) return "bot";
+  switch (Bowser.getParser(userAgent, true).getPlatformType(true)) {
+    case "mobile":
+      return "mobile";
+    case "tablet":
+      return "tablet";
+    case "bot":
+      return "bot";
+    default:
+      return "desktop";
+  }
+}
