@@ -14,21 +14,46 @@ const tsx = path.resolve(localDir, "..", "node_modules", ".bin", "tsx");
 export interface SpawnedApp {
   baseUrl: string;
   output: () => string;
+  /** The child process, for tests that signal it themselves. */
+  child: ChildProcess;
   stop: () => Promise<number | null>;
 }
 
-/** Starts the app at `appDir` on a free port with fresh local state (a temp dir, or fresh server databases). */
-export async function startApp(appDir: string, env: Record<string, string> = {}): Promise<SpawnedApp> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "encore-local-"));
-  // With DATABASE_URL, server databases of its own, dropped on stop.
-  const dbPrefix = `spawned_${crypto.randomBytes(4).toString("hex")}_`;
+/** Where a spawned app keeps its data: a temp dir for PGlite and, with DATABASE_URL, databases of its own. */
+export interface AppState {
+  dataDir: string;
+  dbPrefix: string;
+  databaseUrl?: string;
+}
+
+/** Fresh, empty state for one or more successive runs of an app; remove it with removeAppState. */
+export function freshAppState(databaseUrl = process.env.DATABASE_URL): AppState {
+  return {
+    dataDir: fs.mkdtempSync(path.join(os.tmpdir(), "encore-local-")),
+    dbPrefix: `spawned_${crypto.randomBytes(4).toString("hex")}_`,
+    databaseUrl,
+  };
+}
+
+/** Deletes the state's data dir and drops its server databases. */
+export async function removeAppState(state: AppState): Promise<void> {
+  fs.rmSync(state.dataDir, { recursive: true, force: true });
+  await dropDatabasesWithPrefix(state.dbPrefix, state.databaseUrl);
+}
+
+/**
+ * Starts the app at `appDir` on a free port. Without `state`, on fresh state of its own that stop
+ * removes; with it, on the caller's, which survives stop (so a caller can stop, edit the data, restart).
+ */
+export async function startApp(appDir: string, env: Record<string, string> = {}, state?: AppState): Promise<SpawnedApp> {
+  const own = state ?? freshAppState(env.DATABASE_URL ?? process.env.DATABASE_URL);
   const child = spawn(tsx, [path.join(localDir, "cli.ts"), "start"], {
     env: {
       ...process.env,
       NODE_ENV: "development",
       ENCORE_LOCAL_APP_ROOT: appDir,
-      ENCORE_LOCAL_DATA_DIR: dataDir,
-      LOCAL_DB_NAME_PREFIX: dbPrefix,
+      ENCORE_LOCAL_DATA_DIR: own.dataDir,
+      LOCAL_DB_NAME_PREFIX: own.dbPrefix,
       PORT: "0",
       ...env,
     },
@@ -40,7 +65,10 @@ export async function startApp(appDir: string, env: Record<string, string> = {})
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const onData = () => {
       const m = /API listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve(m[1]);
+      if (m) {
+        child.stdout!.off("data", onData);
+        resolve(m[1]);
+      }
     };
     child.stdout!.on("data", onData);
     child.once("exit", (code) => reject(new Error(`app exited with ${code}:\n${out}`)));
@@ -48,16 +76,17 @@ export async function startApp(appDir: string, env: Record<string, string> = {})
   return {
     baseUrl,
     output: () => out,
+    child,
     stop: async () => {
       const code = await stop(child);
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      await dropDatabasesWithPrefix(dbPrefix, env.DATABASE_URL ?? process.env.DATABASE_URL);
+      if (!state) await removeAppState(own);
       return code;
     },
   };
 }
 
 function stop(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     child.once("exit", (code) => resolve(code));
     child.kill("SIGTERM");

@@ -37,6 +37,11 @@ export function serverDatabaseName(encoreName: string, env: EngineEnv): string {
   return env.testMode ? `test_${env.testRun ?? testRunId()}_${encoreName}` : `${process.env.LOCAL_DB_NAME_PREFIX ?? ""}${encoreName}`;
 }
 
+/** Where `npm start` keeps an embedded database's files under the data dir. */
+export function embeddedDatabaseDir(dataDir: string, encoreName: string): string {
+  return path.join(dataDir, "db", encoreName);
+}
+
 /** How to open the given database in the given environment. */
 export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
   const serverUrl = env.databaseUrl;
@@ -55,7 +60,7 @@ export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
     open: () =>
       openPglite(
         db.name,
-        env.testMode ? { memory: true, templateDir: path.join(env.dataDir, "pglite") } : { dir: path.join(env.dataDir, "db", db.name) },
+        env.testMode ? { memory: true, templateDir: path.join(env.dataDir, "pglite") } : { dir: embeddedDatabaseDir(env.dataDir, db.name) },
       ),
     connString() {
       throw new Error(

@@ -1,0 +1,36 @@
+// Fills a stopped app's url database with many links at once, straight through the database driver:
+// through POST /shorten (a QR image each) 100k links would take longer than the whole benchmark.
+import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
+import type { AppState } from "../local/e2e/spawn-app";
+import { embeddedDatabaseDir } from "../local/native/sqldb/open";
+import { databaseUrl } from "../local/native/sqldb/server-engine";
+
+const insert = `
+  INSERT INTO urls (code, original_url)
+  SELECT c, 'https://example.com/' || c FROM unnest($1::text[]) AS c`;
+
+/** `count` distinct valid codes ("b" and five base-36 digits), the same on every run. */
+export function benchCodes(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `b${i.toString(36).padStart(5, "0")}`);
+}
+
+/** Inserts a link with no clicks for each code into the url database of `state` (the app must be stopped). */
+export async function seedLinks(state: AppState, codes: string[]): Promise<void> {
+  if (state.databaseUrl) {
+    const client = new pg.Client({ connectionString: databaseUrl(state.databaseUrl, `${state.dbPrefix}url`) });
+    await client.connect();
+    try {
+      await client.query(insert, [codes]);
+    } finally {
+      await client.end();
+    }
+    return;
+  }
+  const db = new PGlite(embeddedDatabaseDir(state.dataDir, "url"));
+  try {
+    await db.query(insert, [codes]);
+  } finally {
+    await db.close();
+  }
+}
