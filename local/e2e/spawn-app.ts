@@ -1,15 +1,21 @@
-// Runs `npm start`'s code path (tsx local/cli.ts start) on an app in a child process, as a user
+// Runs `npm start`'s code path (node --import tsx local/cli.ts start) on an app in a child process, as a user
 // would, and hands back its base URL. Used by the runtime's end-to-end tests and the benchmarks.
 import { spawn, type ChildProcess } from "node:child_process";
 import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { createRequire } from "node:module";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { dropDatabasesWithPrefix } from "../native/sqldb/open";
 
 const localDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const tsx = path.resolve(localDir, "..", "node_modules", ".bin", "tsx");
+/**
+ * Node with tsx's loader in the same process, as `npm start` runs: the tsx binary would put a relay
+ * process in between, which SIGKILLs the app when it does not acknowledge a SIGTERM within 30 ms (a
+ * busy event loop), so a stop under load would not be graceful.
+ */
+const node = [process.execPath, "--import", pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href] as const;
 
 export interface SpawnedApp {
   baseUrl: string;
@@ -47,7 +53,7 @@ export async function removeAppState(state: AppState): Promise<void> {
  */
 export async function startApp(appDir: string, env: Record<string, string> = {}, state?: AppState): Promise<SpawnedApp> {
   const own = state ?? freshAppState(env.DATABASE_URL ?? process.env.DATABASE_URL);
-  const child = spawn(tsx, [path.join(localDir, "cli.ts"), "start"], {
+  const child = spawn(node[0], [...node.slice(1), path.join(localDir, "cli.ts"), "start"], {
     env: {
       ...process.env,
       NODE_ENV: "development",
@@ -96,7 +102,7 @@ function stop(child: ChildProcess): Promise<number | null> {
 /** Runs a local CLI command on `appDir` to completion; resolves with its exit code and output. */
 export function runCli(appDir: string, command: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(tsx, [path.join(localDir, "cli.ts"), command, ...args], {
+    const child = spawn(node[0], [...node.slice(1), path.join(localDir, "cli.ts"), command, ...args], {
       env: { ...process.env, ENCORE_LOCAL_APP_ROOT: appDir, ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
