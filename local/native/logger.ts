@@ -1,7 +1,8 @@
-// encore.dev/log's sink: one line per entry on stderr, "LEVEL message key=value ...", quiet in tests
+// encore.dev/log's sink: one line per entry on stderr (batched per event-loop turn), "LEVEL message key=value ...", quiet in tests
 // unless LOG_LEVEL asks for more.
 import type { Napi } from "./napi-types";
 import { testMode } from "./context";
+import { stderrLines } from "./line-sink";
 
 export enum LogLevel {
   Trace = 1,
@@ -55,7 +56,7 @@ export class Logger implements Napi.Logger {
     const meta = request?.meta();
     const endpoint = meta?.apiCall ? `${meta.apiCall.api.service}.${meta.apiCall.api.endpoint}` : undefined;
     const all = { endpoint, ...this.fields, ...fields, err: error?.message };
-    process.stderr.write(formatLine(level as number as LogLevel, msg, all) + "\n");
+    stderrLines.write(formatLine(level as number as LogLevel, msg, all));
   }
 
   withLevel(level: Napi.LogLevel): Logger {

@@ -6,6 +6,7 @@ import type { Napi } from "../napi-types";
 import { appModel, setApiBaseUrl } from "../context";
 import { closeAllDatabases, detachedFromTransactions, openDatabase } from "../sqldb";
 import { LogLevel, rootLogger, formatLine } from "../logger";
+import { stdoutLines } from "../line-sink";
 import { newTrace } from "../request";
 import { serveObject } from "../objects";
 import { Router } from "./router";
@@ -139,6 +140,9 @@ async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMess
   }
 }
 
+/** One access-log line per request, except under tests unless LOG_REQUESTS asks. */
+const logRequests = process.env.NODE_ENV !== "test" || Boolean(process.env.LOG_REQUESTS);
+
 /** One request: handled, errors turned into Encore's error body, and one access-log line. */
 function requestListener(router: Router<RegisteredEndpoint>): http.RequestListener {
   return (req, res) => {
@@ -153,9 +157,7 @@ function requestListener(router: Router<RegisteredEndpoint>): http.RequestListen
       })
       .finally(() => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        if (process.env.NODE_ENV !== "test" || process.env.LOG_REQUESTS) {
-          process.stdout.write(formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }) + "\n");
-        }
+        if (logRequests) stdoutLines.write(formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }));
       });
   };
 }
