@@ -48,10 +48,34 @@ export function openServer(dbName: string, url: string, maxConnections: number):
   return new ServerEngine(dbName, url, maxConnections);
 }
 
+/**
+ * Names for prepared statements, one per SQL text: pg parses a named statement once per connection
+ * and then only binds and executes it. A statement that failed gets a new name next time, so one
+ * whose cached plan went stale (the schema changed) is parsed afresh.
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  private next = 0;
+
+  nameOf(sql: string): string {
+    let name = this.names.get(sql);
+    if (name === undefined) {
+      name = `encore_local_${this.next++}`;
+      this.names.set(sql, name);
+    }
+    return name;
+  }
+
+  forget(sql: string): void {
+    this.names.delete(sql);
+  }
+}
+
 class ServerEngine implements Engine {
   readonly types = new TypeCatalog();
   readonly described = new Map<string, Description>();
   private readonly pool: pg.Pool;
+  private readonly statements = new StatementNames();
 
   constructor(
     readonly dbName: string,
@@ -70,6 +94,7 @@ class ServerEngine implements Engine {
 
   async session(holder: Holder): Promise<Session> {
     const client = await this.pool.connect();
+    const statements = this.statements;
     let broken = false;
     const track = async <T>(p: Promise<T>): Promise<T> => {
       try {
@@ -85,8 +110,14 @@ class ServerEngine implements Engine {
         return { paramTypes: await track(describeOnClient(client, sql)) };
       },
       async execute(sql, params): Promise<RawResult> {
-        const r = await track(client.query<(string | null)[]>({ text: sql, values: params, rowMode: "array", types: RAW_TEXT }));
-        return { fields: r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID })), rows: r.rows };
+        const name = statements.nameOf(sql);
+        try {
+          const r = await track(client.query<(string | null)[]>({ name, text: sql, values: params, rowMode: "array", types: RAW_TEXT }));
+          return { fields: r.fields.map((f) => ({ name: f.name, oid: f.dataTypeID })), rows: r.rows };
+        } catch (err) {
+          statements.forget(sql);
+          throw err;
+        }
       },
       async simple(sql) {
         await track(client.query(sql));
