@@ -85,8 +85,13 @@ export class ResponseWriter implements Napi.ResponseWriter {
       this.unflushed.delete(done);
       done();
     };
-    if (end) this.res.end(buf, written);
-    else this.res.write(buf!, written);
+    if (end) {
+      // One write for the head and the last bytes: ServerResponse.end writes them separately.
+      const socket = this.res.socket;
+      socket?.cork();
+      this.res.end(buf, written);
+      socket?.uncork();
+    } else this.res.write(buf!, written);
   }
 }
 
