@@ -169,7 +169,14 @@ export interface LocalServer {
 
 /** Serves every registered exposed endpoint on host:port (port 0 picks a free one). */
 export async function startLocalServer(port: number, host = "127.0.0.1"): Promise<LocalServer> {
-  const server = http.createServer(requestListener(buildRouter()));
+  const listener = requestListener(buildRouter());
+  let closing = false;
+  const server = http.createServer((req, res) => {
+    // Once closing, each connection ends after its current answer: a client that keeps its
+    // connection busy would otherwise keep a stopping server serving (close() waits for it).
+    if (closing) res.setHeader("Connection", "close");
+    listener(req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
@@ -181,6 +188,7 @@ export async function startLocalServer(port: number, host = "127.0.0.1"): Promis
     baseUrl,
     close: () =>
       new Promise<void>((resolve) => {
+        closing = true;
         server.close(() => resolve());
         server.closeIdleConnections();
       }),
