@@ -14,7 +14,12 @@ import { benchCodes, seedLinks } from "./seed-links";
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
-const appEnv = { JWTSecret: "bench-secret-bench-secret-bench-secret!!" };
+/** The bench measures speed, not the rate limits: shortening runs far above the default 120 a minute. */
+const appEnv = {
+  JWTSecret: "bench-secret-bench-secret-bench-secret!!",
+  RATE_LIMIT_SHORTEN: process.env.RATE_LIMIT_SHORTEN ?? "1000000/1m",
+  RATE_LIMIT_SHORTEN_PER_USER: process.env.RATE_LIMIT_SHORTEN_PER_USER ?? "1000000/1m",
+};
 
 /** Starts the bare server in its own process; resolves with its URL and a stop function. */
 async function startBare(): Promise<{ url: string; stop: () => void }> {
