@@ -1,6 +1,7 @@
-// Log output written once per event-loop turn: under load, hundreds of request lines leave in one
-// write instead of one synchronous write each (stdout and stderr are synchronous on pipes and files).
-// Each line still leaves within the turn it was logged in, and whatever is pending leaves on exit.
+// The access log, written once per event-loop turn: under load, hundreds of request lines leave in
+// one write instead of one synchronous write each (stdout is synchronous on pipes and files). Each
+// line still leaves within the turn it was logged in, and whatever is pending leaves on exit.
+// encore.dev/log's lines stay synchronous: they are few, and a crash must not lose the last ones.
 
 /** Collects lines for a stream and writes them together at the end of the current turn. */
 export class LineSink {
@@ -30,10 +31,5 @@ export class LineSink {
 
 /** The access log's sink. */
 export const stdoutLines = new LineSink(process.stdout);
-/** encore.dev/log's sink. */
-export const stderrLines = new LineSink(process.stderr);
 
-process.on("exit", () => {
-  stdoutLines.flush();
-  stderrLines.flush();
-});
+process.on("exit", stdoutLines.flush);

@@ -1,8 +1,7 @@
-// encore.dev/log's sink: one line per entry on stderr (batched per event-loop turn), "LEVEL message key=value ...", quiet in tests
+// encore.dev/log's sink: one line per entry on stderr, "LEVEL message key=value ...", quiet in tests
 // unless LOG_LEVEL asks for more.
 import type { Napi } from "./napi-types";
 import { testMode } from "./context";
-import { stderrLines } from "./line-sink";
 
 export enum LogLevel {
   Trace = 1,
@@ -58,7 +57,7 @@ export class Logger implements Napi.Logger {
     const meta = request?.meta();
     const endpoint = meta?.apiCall ? `${meta.apiCall.api.service}.${meta.apiCall.api.endpoint}` : undefined;
     const all = { endpoint, ...this.fields, ...fields, err: error?.message };
-    stderrLines.write(formatLine(level as number as LogLevel, msg, all));
+    process.stderr.write(formatLine(level as number as LogLevel, msg, all) + "\n");
   }
 
   withLevel(level: Napi.LogLevel): Logger {
