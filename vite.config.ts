@@ -1,22 +1,41 @@
 /// <reference types="vitest" />
-import { defineConfig } from "vite";
+import { defineConfig, type UserConfig } from "vite";
 import path from "path";
 import { encoreLocalRuntime } from "./local/hooks/vite-plugin";
 
 // Under `encore test` the CLI sets ENCORE_RUNTIME_LIB and generates encore.gen: use them as Encore's
-// template does. Otherwise run on the local runtime (local/README.md).
+// template does and collect only the app's tests. Otherwise run on the local runtime (local/README.md).
 const onLocalRuntime = !process.env.ENCORE_RUNTIME_LIB;
 
-export default defineConfig({
+/** The local runtime's own tests; they spawn apps with tsx and mean nothing under `encore test`. */
+const RUNTIME_TESTS = "local/**/*.test.ts";
+
+/** Resolution, plugins and timeouts both projects share (inline projects do not inherit them). */
+const shared = {
   resolve: onLocalRuntime ? {} : { alias: { "~encore": path.resolve(__dirname, "./encore.gen") } },
   plugins: onLocalRuntime ? [encoreLocalRuntime()] : [],
   test: {
-    include: ["**/*.test.ts"],
     exclude: ["node_modules/**", "local/__tests__/**", ".local/**", "encore.gen/**"],
-    globalSetup: onLocalRuntime ? ["./local/vitest-setup.ts"] : [],
     // The SDK must go through vite so that its native binding can be swapped for local/native.
     server: { deps: { inline: onLocalRuntime ? [/encore\.dev/] : [] } },
     testTimeout: 60_000,
     hookTimeout: 60_000,
+  },
+} satisfies UserConfig;
+
+/** The services' tests and the tests of the app's scripts and seeds: `npm run test:app`. */
+const app = {
+  ...shared,
+  test: { ...shared.test, name: "app", include: ["**/*.test.ts"], exclude: [...shared.test.exclude, RUNTIME_TESTS] },
+} satisfies UserConfig;
+
+/** The local runtime's tests: `npm run test:runtime`. */
+const runtime = { ...shared, test: { ...shared.test, name: "runtime", include: [RUNTIME_TESTS] } } satisfies UserConfig;
+
+export default defineConfig({
+  test: {
+    // Set on the root project only, so it runs once per run whichever projects are selected.
+    globalSetup: onLocalRuntime ? ["./local/vitest-setup.ts"] : [],
+    projects: onLocalRuntime ? [app, runtime] : [app],
   },
 });

@@ -65,6 +65,11 @@ const commands: Record<string, () => Promise<void> | void> = {
   },
   start,
   migrate,
+  /** CI only: encore.gen/ as the Encore CLI would write it (see .ci/encore-test-shape.sh). */
+  "encore-gen": async () => {
+    const { writeEncoreGen } = await import("./codegen/encore-shape");
+    process.stdout.write(`wrote ${path.relative(process.cwd(), writeEncoreGen(compile())) || "."}\n`);
+  },
 };
 
 const name = process.argv[2] ?? "";

@@ -11,7 +11,7 @@ export function genDir(root: string): string {
 }
 
 /** A JS identifier for a service name, as Encore derives it (dashes become underscores). */
-function ident(name: string): string {
+export function ident(name: string): string {
   return name.replace(/-/g, "_");
 }
 
@@ -22,8 +22,14 @@ function importPath(fromFile: string, root: string, appFile: string): string {
   return JSON.stringify(noExt.startsWith(".") ? noExt : "./" + noExt);
 }
 
-function endpointOptions(ep: EndpointModel): string {
+/** The endpointOptions Encore's entrypoints pass for an endpoint. */
+export function endpointOptions(ep: EndpointModel): string {
   return JSON.stringify({ expose: ep.expose, auth: ep.auth, isRaw: ep.raw, isStream: false, tags: ep.tags });
+}
+
+/** The runtime Client class of a service's generated client module, as Encore's catalog writes it. */
+export function clientClassJs(eps: EndpointModel[]): string[] {
+  return [`export class Client {`, `  constructor() {`, ...eps.map((ep) => `    this.${ep.name} = ${ep.name};`), `  }`, `}`];
 }
 
 function clientJs(model: AppModel, service: string, file: string): string {
@@ -58,11 +64,7 @@ function clientJs(model: AppModel, service: string, file: string): string {
     );
   }
   lines.push(
-    `export class Client {`,
-    `  constructor() {`,
-    ...eps.map((ep) => `    this.${ep.name} = ${ep.name};`),
-    `  }`,
-    `}`,
+    ...clientClassJs(eps),
     ``,
     `let instance;`,
     `export function ref() {`,
