@@ -1,7 +1,7 @@
 // The auth service over HTTP, as clients see it: status codes, Encore error bodies, the gateway.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, startTestServer } from "../local/testing";
+import { describeLocal, expectErrorResponse, startTestServer } from "../local/testing";
 import { badTokens } from "./__tests__/tokens";
 import { db } from "./db";
 import { SCRYPT_PARAMS } from "./password";
@@ -77,9 +77,7 @@ describeLocal("auth over HTTP", () => {
 
   it("refuses a duplicate email with 409 already_exists", async () => {
     const user = await newUser();
-    const { status, body } = await signup(user.email.toUpperCase());
-    expect(status).toBe(409);
-    expect(body).toEqual({ code: "already_exists", message: "email already registered", details: null });
+    await expectErrorResponse(await signup(user.email.toUpperCase()), 409, { code: "already_exists", message: "email already registered" });
   });
 
   it.each([
@@ -99,8 +97,7 @@ describeLocal("auth over HTTP", () => {
     const wrong = await login(user.email, "wrong password!");
     const unknown = await login(freshEmail());
     for (const reply of [wrong, unknown]) {
-      expect(reply.status).toBe(401);
-      expect(reply.body).toEqual({ code: "unauthenticated", message: "invalid email or password", details: null });
+      await expectErrorResponse(reply, 401, { code: "unauthenticated", message: "invalid email or password" });
     }
   });
 
@@ -108,9 +105,9 @@ describeLocal("auth over HTTP", () => {
     const user = await newUser();
     for (let i = 0; i < 5; i++) expect((await login(user.email, `guess number ${i}`)).status).toBe(401);
     for (const pw of ["guess number 5", password]) {
-      const { status, body } = await login(user.email, pw);
-      expect(status).toBe(429);
-      expect(body).toEqual({
+      const reply = await login(user.email, pw);
+      const body = reply.body;
+      await expectErrorResponse(reply, 429, {
         code: "resource_exhausted",
         message: "too many failed login attempts, try again later",
         details: { retryAfterSeconds: expect.any(Number) },
@@ -142,17 +139,16 @@ describeLocal("auth over HTTP", () => {
       ]),
     ];
     for (const [flaw, authorization, message] of cases) {
-      const { status, body } = await me(authorization);
-      expect({ flaw, status, body }).toEqual({ flaw, status: 401, body: { code: "unauthenticated", message, details: null } });
+      const reply = await me(authorization);
+      expect(reply.body.message, flaw).toBe(message);
+      await expectErrorResponse(reply, 401, { code: "unauthenticated", message });
     }
   });
 
   it("rejects the token of a deleted user", async () => {
     const user = await newUser();
     await db.exec`DELETE FROM users WHERE id = ${user.id}::text::bigint`;
-    const { status, body } = await me(`Bearer ${user.token}`);
-    expect(status).toBe(401);
-    expect(body).toEqual({ code: "unauthenticated", message: "invalid token", details: null });
+    await expectErrorResponse(await me(`Bearer ${user.token}`), 401, { code: "unauthenticated", message: "invalid token" });
   });
 
   it("keeps public endpoints working when the Authorization header is garbage", async () => {

@@ -4,6 +4,7 @@
 import path from "node:path";
 import { describe, expect } from "vitest";
 import { APIError, type ErrCode } from "encore.dev/api";
+import { includeInternalMessage } from "./native/api/errors";
 
 /** False under `encore test` (Encore's native runtime is loaded through ENCORE_RUNTIME_LIB). */
 export const localRuntime = !process.env.ENCORE_RUNTIME_LIB;
@@ -92,4 +93,27 @@ export async function expectAPIError(promise: Promise<unknown>, code: ErrCode, m
   const err = await rejection(promise);
   expect(err.code).toBe(code);
   expect(err.message).toMatch(message);
+}
+
+/** An HTTP answer: a fetch Response, or its status and parsed JSON body. */
+export type HttpAnswer = Response | { status: number; body: unknown };
+
+/**
+ * Asserts an HTTP error answer: its status and Encore's error body {code, message, details}. The body
+ * also carries internal_message (null or a string) exactly when ENCORE_API_INCLUDE_INTERNAL_MESSAGE is
+ * on, as under `encore run` and by default here; deployed apps leave it out. So one assertion holds in both.
+ */
+export async function expectErrorResponse(
+  answer: HttpAnswer,
+  status: number,
+  expected: { code: ErrCode | `${ErrCode}`; message: string; details?: unknown },
+): Promise<void> {
+  const body = (answer instanceof Response ? await answer.json() : answer.body) as Record<string, unknown>;
+  const { internal_message, ...rest } = body;
+  expect({ status: answer.status, body: rest }).toEqual({
+    status,
+    body: { code: expected.code, message: expected.message, details: expected.details ?? null },
+  });
+  expect("internal_message" in body, "internal_message present as ENCORE_API_INCLUDE_INTERNAL_MESSAGE says").toBe(includeInternalMessage());
+  if (internal_message !== undefined) expect(internal_message === null || typeof internal_message === "string").toBe(true);
 }

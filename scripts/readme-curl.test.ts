@@ -55,6 +55,9 @@ describe("the README checker", () => {
       '{"shortUrl":"http://127.0.0.1:4000/abc123","id":"<id>","date":"<date>"}',
     );
     expect(normalizeOutput('{"clicks":3,"total":7}', options)).toBe('{"clicks":3,"total":7}');
+    expect(normalizeOutput('{"code":"internal","message":"m","details":null,"internal_message":"a \\"b\\""}', options)).toBe(
+      '{"code":"internal","message":"m","details":null}',
+    );
     expect(normalizeOutput('{"clicks":3,"total":7}', { ...options, sharedDatabase: true })).toBe('{"clicks":3,"total":<n>}');
   });
 

@@ -84,6 +84,8 @@ export function normalizeOutput(text: string, options: NormalizeOptions): string
   out = out.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, "<time>");
   out = out.replace(/"\d{4}-\d{2}-\d{2}"/g, '"<date>"');
   out = out.replace(/"id":"\d+"/g, '"id":"<id>"');
+  // Present under `encore run` and `npm start`, absent with ENCORE_API_INCLUDE_INTERNAL_MESSAGE=0 (CI runs both).
+  out = out.replace(/,"internal_message":(null|"(?:[^"\\]|\\.)*")/g, "");
   if (options.sharedDatabase) {
     out = out.replace(new RegExp(`"(${COUNTERS.join("|")})":\\d+`, "g"), '"$1":<n>');
   }

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { APIError, ErrCode } from "encore.dev/api";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectErrorResponse, startTestServer, type TestServer } from "../local/testing";
 import { checkCronToken, MIN_TOKEN_BYTES } from "./cron-trigger";
 import { randomCode } from "./code";
 import { db } from "./db";
@@ -85,9 +85,7 @@ describeLocal("POST /internal/cron/cleanup-stale-urls over HTTP", () => {
     ["the token with one character changed", { "X-Cron-Token": TOKEN.slice(0, -1) + "y" }],
   ])("refuses %s with 401 and runs nothing", async (_name, headers) => {
     const code = await insertStaleLink();
-    const resp = await trigger(headers);
-    expect(resp.status).toBe(401);
-    expect(await resp.json()).toEqual({ code: "unauthenticated", message: "invalid cron token", details: null });
+    await expectErrorResponse(await trigger(headers), 401, { code: "unauthenticated", message: "invalid cron token" });
     expect(await exists(code)).toBe(true);
   });
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { url } from "~encore/clients";
-import { describeLocal, expectAPIError, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectAPIError, expectErrorResponse, startTestServer, type TestServer } from "../local/testing";
 import { qrCodes } from "./bucket";
 import { encodeCursor } from "./cursor";
 import { PAGE_SIZE } from "./links";
@@ -123,9 +123,7 @@ describeLocal("the url service's auth over HTTP", () => {
     const bobList = await call("GET", "/urls", bob);
     expect(await bobList.json()).toEqual({ urls: [] });
 
-    const bobDelete = await call("DELETE", `/urls/${code}`, bob);
-    expect(bobDelete.status).toBe(404);
-    expect(await bobDelete.json()).toEqual({ code: "not_found", message: "URL not found", details: null });
+    await expectErrorResponse(await call("DELETE", `/urls/${code}`, bob), 404, { code: "not_found", message: "URL not found" });
     expect((await call("GET", `/${code}/stats`)).status).toBe(200);
 
     const aliceDelete = await call("DELETE", `/urls/${code}`, alice);
@@ -147,8 +145,6 @@ describeLocal("the url service's auth over HTTP", () => {
     expect(body.urls.map((u) => u.originalUrl)).toEqual(["https://example.com/carol/0"]);
     expect(body.nextCursor).toBeUndefined();
 
-    const forged = await call("GET", "/urls?cursor=bm9wZQ", carol);
-    expect(forged.status).toBe(400);
-    expect(await forged.json()).toEqual({ code: "invalid_argument", message: "invalid cursor", details: null });
+    await expectErrorResponse(await call("GET", "/urls?cursor=bm9wZQ", carol), 400, { code: "invalid_argument", message: "invalid cursor" });
   });
 });

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ErrCode } from "encore.dev/api";
-import { describeLocal, expectAPIError, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectAPIError, expectErrorResponse, startTestServer, type TestServer } from "../local/testing";
 import { db } from "./db";
 import { recordClick } from "./resolve";
 import { stats } from "./stats";
@@ -134,9 +134,8 @@ describeLocal("GET /:code over HTTP", () => {
   ])("answers %s with Encore's not_found error", async (_, path) => {
     for (const accept of [BROWSER_ACCEPT, "application/json"]) {
       const resp = await fetch(`${server.baseUrl}/${encodeURIComponent(path)}`, { redirect: "manual", headers: { Accept: accept } });
-      expect(resp.status).toBe(404);
       expect(resp.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(await resp.json()).toEqual({ code: "not_found", message: "URL not found", details: null });
+      await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
     }
   });
 

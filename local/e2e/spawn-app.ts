@@ -50,8 +50,9 @@ export async function removeAppState(state: AppState): Promise<void> {
 /**
  * Starts the app at `appDir` on a free port. Without `state`, on fresh state of its own that stop
  * removes; with it, on the caller's, which survives stop (so a caller can stop, edit the data, restart).
+ * `env` adds to this process's environment; an undefined value leaves a variable out.
  */
-export async function startApp(appDir: string, env: Record<string, string> = {}, state?: AppState): Promise<SpawnedApp> {
+export async function startApp(appDir: string, env: Record<string, string | undefined> = {}, state?: AppState): Promise<SpawnedApp> {
   const own = state ?? freshAppState(env.DATABASE_URL ?? process.env.DATABASE_URL);
   const child = spawn(node[0], [...node.slice(1), path.join(localDir, "cli.ts"), "start"], {
     env: {

@@ -7,20 +7,27 @@ import type { Napi } from "./napi-types";
 const pool = Buffer.alloc(16 * 1024);
 let used = pool.length;
 
-function hexId(bytes: number): string {
+/**
+ * Random bytes as Encore writes trace and span ids (runtimes/core/src/model/mod.rs `serialize_encore`):
+ * unpadded base32 with the alphabet 0-9a-v, which is BigInt's own radix-32 alphabet.
+ */
+function encoreId(bytes: number): string {
   if (used + bytes > pool.length) {
     randomFillSync(pool);
     used = 0;
   }
   used += bytes;
-  return pool.toString("hex", used - bytes, used);
+  const bits = bytes * 8;
+  const pad = (5 - (bits % 5)) % 5;
+  const value = BigInt("0x" + pool.toString("hex", used - bytes, used)) << BigInt(pad);
+  return value.toString(32).padStart((bits + pad) / 5, "0");
 }
 
 /** A fresh trace id, so log lines of one request can be told apart. */
 export function newTrace(parent?: Napi.TraceData): Napi.TraceData {
   return {
-    traceId: parent?.traceId ?? hexId(16),
-    spanId: hexId(8),
+    traceId: parent?.traceId ?? encoreId(16),
+    spanId: encoreId(8),
     parentTraceId: parent?.traceId,
     parentSpanId: parent?.spanId,
   };

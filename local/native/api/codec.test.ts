@@ -83,8 +83,15 @@ describe("decodeHttpRequest", () => {
 describe("encoding", () => {
   it("keeps declared fields only, at every level, and writes Dates as RFC 3339", () => {
     const schema: ObjectSchema = { fields: [field("at", date), field("inner", { kind: "object", fields: [field("a", num)] })] };
-    expect(encodeJson(schema, { at: new Date(0), inner: { a: 1, secret: "x" }, other: 2 })).toEqual({ at: "1970-01-01T00:00:00.000Z", inner: { a: 1 } });
+    expect(encodeJson(schema, { at: new Date(0), inner: { a: 1, secret: "x" }, other: 2 })).toEqual({ at: "1970-01-01T00:00:00Z", inner: { a: 1 } });
     expect(decodeJson(schema, { at: "1970-01-01T00:00:00.000Z", inner: { a: 1 } }, "msg")).toEqual({ at: new Date(0), inner: { a: 1 } });
+  });
+
+  // chrono's SecondsFormat::AutoSi (runtimes/core/src/api/pvalue.rs): a fraction only when there is one.
+  it("writes whole-second Dates without a fraction and others with milliseconds, as Encore does", () => {
+    const schema: ObjectSchema = { fields: [field("at", date)] };
+    expect(encodeJson(schema, { at: new Date("2025-01-01T13:00:00.000Z") })).toEqual({ at: "2025-01-01T13:00:00Z" });
+    expect(encodeJson(schema, { at: new Date("2025-01-01T13:00:00.120Z") })).toEqual({ at: "2025-01-01T13:00:00.120Z" });
   });
 
   it("splits status, headers, cookies and body", () => {

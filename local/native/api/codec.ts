@@ -156,6 +156,20 @@ function acceptsNull(t: TypeSchema): boolean {
   return t.kind === "null" || t.kind === "any" || (t.kind === "union" && t.types.some(acceptsNull));
 }
 
+/**
+ * A Date as Encore writes it in JSON: chrono's RFC 3339 with SecondsFormat::AutoSi and "Z", so whole
+ * seconds carry no fraction and others milliseconds (runtimes/core/src/api/pvalue.rs serializes chrono's
+ * DateTime; runtimes/js/src/pvalue.rs truncates a JS Date to milliseconds).
+ */
+function encoreJsonDate(d: Date): string {
+  return d.toISOString().replace(/\.000Z$/, "Z");
+}
+
+/** A Date in a response header: chrono's `to_rfc3339()`, the same digits with "+00:00" (api/schema/header.rs). */
+function encoreHeaderDate(d: Date): string {
+  return encoreJsonDate(d).replace(/Z$/, "+00:00");
+}
+
 /** Encodes a handler value for the wire: Dates as RFC 3339, only declared fields, undefined omitted. */
 function encodeValue(t: TypeSchema, v: unknown): unknown {
   if (v === undefined || v === null) return v ?? null;
@@ -163,7 +177,7 @@ function encodeValue(t: TypeSchema, v: unknown): unknown {
     case "validated":
       return encodeValue(t.base, v);
     case "date":
-      return v instanceof Date ? v.toISOString() : v;
+      return v instanceof Date ? encoreJsonDate(v) : v;
     case "bigint":
     case "decimal":
       return typeof v === "object" || typeof v === "bigint" ? String(v) : v;
@@ -367,7 +381,7 @@ export function encodeHttpResponse(ep: EndpointModel, payload: unknown): HttpRes
         if (typeof v === "number") out.status = v;
         break;
       case "header":
-        if (v !== undefined && v !== null) out.headers[f.wireName] = v instanceof Date ? v.toUTCString() : String(v);
+        if (v !== undefined && v !== null) out.headers[f.wireName] = v instanceof Date ? encoreHeaderDate(v) : String(v);
         break;
       case "cookie":
         if (v !== undefined && v !== null) appendCookie(out.headers, f.wireName, v);

@@ -60,8 +60,10 @@ export class WireErrorSignal extends Error {
   }
 }
 
-export function fail(code: keyof typeof statusByCode, message: string): WireErrorSignal {
-  return new WireErrorSignal(wireError(code, message));
+/** `internalMessage` is what Encore logs and shows in internal_message next to a public message. */
+export function fail(code: keyof typeof statusByCode, message: string, internalMessage: string | null = null): WireErrorSignal {
+  const wire = wireError(code, message);
+  return new WireErrorSignal(internalMessage === null ? wire : { ...wire, internalMessage });
 }
 
 /**
@@ -84,11 +86,18 @@ export function toWireError(thrown: unknown): WireError {
   return { code, message, details, internalMessage: null };
 }
 
-/** The JSON body Encore sends; internal_message only when ENCORE_API_INCLUDE_INTERNAL_MESSAGE is set. */
-export function errorBody(e: WireError): Record<string, unknown> {
+/**
+ * Whether error bodies carry internal_message. `encore run` sets ENCORE_API_INCLUDE_INTERNAL_MESSAGE=1
+ * for every app it runs (cli/daemon/run/run.go), so here it is on unless set to "" or "0", the values
+ * Encore's runtime reads as off (runtimes/core/src/api/error.rs).
+ */
+export function includeInternalMessage(value = process.env.ENCORE_API_INCLUDE_INTERNAL_MESSAGE): boolean {
+  return value === undefined || (value !== "" && value !== "0");
+}
+
+/** The JSON body Encore sends: with the flag on, internal_message is always present, null or a string. */
+export function errorBody(e: WireError, withInternalMessage = includeInternalMessage()): Record<string, unknown> {
   const body: Record<string, unknown> = { code: e.code, message: e.message, details: e.details };
-  if (process.env.ENCORE_API_INCLUDE_INTERNAL_MESSAGE && e.internalMessage !== null) {
-    body.internal_message = e.internalMessage;
-  }
+  if (withInternalMessage) body.internal_message = e.internalMessage;
   return body;
 }

@@ -30,11 +30,14 @@ export class BodyReader implements Napi.BodyReader {
   }
 }
 
+type Head = { status: number; headers: string[] | Record<string, string | number | string[]> };
+
 /**
- * The response side of a raw endpoint, behaving as Encore's native writer does when the client has
- * gone (runtimes/js/src/raw_api.rs, stream/write.rs): bytes for a closed connection are dropped and
- * every callback is still called, without an error. A callback given an error would make the SDK's
- * RawResponse emit 'error', which no handler listens for and which would end the process.
+ * The response side of a raw endpoint, behaving as Encore's native writer does (runtimes/js/src/raw_api.rs,
+ * stream/write.rs). The head is only kept until the first body byte or the close, so a handler that throws
+ * before then still gets Encore's error response instead of its head. When the client has gone, bytes are
+ * dropped and every callback is still called, without an error: a callback given an error would make the
+ * SDK's RawResponse emit 'error', which no handler listens for and which would end the process.
  */
 export class ResponseWriter implements Napi.ResponseWriter {
   /** Settles when the handler has closed the response or the client has gone. */
@@ -42,6 +45,8 @@ export class ResponseWriter implements Napi.ResponseWriter {
   private markClosed!: () => void;
   /** Callbacks of writes not yet flushed: a connection that closes first never reports them written. */
   private readonly unflushed = new Set<() => void>();
+  private head: Head = { status: 200, headers: {} };
+  private headSent = false;
 
   constructor(private readonly res: http.ServerResponse) {
     this.closed = new Promise((resolve) => (this.markClosed = resolve));
@@ -52,10 +57,10 @@ export class ResponseWriter implements Napi.ResponseWriter {
     });
   }
 
-  writeHead(status: number, headers: string[] | Record<string, string | number | string[]>): void {
-    // Encore keeps the first head; a later one (or one after the client left) changes nothing.
-    if (this.res.headersSent || this.res.destroyed) return;
-    this.res.writeHead(status, headers as http.OutgoingHttpHeaders);
+  writeHead(status: number, headers: Head["headers"]): void {
+    if (!Number.isInteger(status) || status < 100 || status > 999) throw new Error(`invalid status code: ${status}`);
+    // Once the body has started, a new head is ignored, as raw_api.rs `set_head` ignores it.
+    if (!this.headSent) this.head = { status, headers };
   }
 
   writeBody(buf: Buffer, callback?: Callback): void {
@@ -79,6 +84,10 @@ export class ResponseWriter implements Napi.ResponseWriter {
     if (this.res.destroyed) {
       process.nextTick(done);
       return;
+    }
+    if (!this.headSent) {
+      this.headSent = true;
+      this.res.writeHead(this.head.status, this.head.headers as http.OutgoingHttpHeaders);
     }
     this.unflushed.add(done);
     const written = () => {

@@ -3,7 +3,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Napi } from "../napi-types";
-import { appModel, setApiBaseUrl } from "../context";
+import { appModel, appRoot, setApiBaseUrl } from "../context";
 import { closeAllDatabases, detachedFromTransactions, openDatabase } from "../sqldb";
 import { LogLevel, rootLogger, formatLine } from "../logger";
 import { stdoutLines } from "../line-sink";
@@ -18,6 +18,9 @@ import { apiCallMeta, invokeTyped } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
 import { Request } from "../request";
 import { runIsolated } from "./isolate";
+import { CorsPolicy, corsModeFromEnv } from "./cors";
+import { HEALTHZ_PATH, sendHealth } from "./healthz";
+import { readGlobalCors } from "../../appmodel/appfile";
 
 function buildRouter(): Router<RegisteredEndpoint> {
   const router = new Router<RegisteredEndpoint>();
@@ -43,12 +46,19 @@ function parseCookies(header: string | undefined): Record<string, string> {
   return out;
 }
 
+/**
+ * What Encore answers for a body over `bodyLimit`: http_body_util's Limited fails the read with "length
+ * limit exceeded", wrapped by axum, and api::Error::invalid_argument formats it with anyhow's `{:?}`,
+ * which lists the cause chain (runtimes/core/src/api/endpoint.rs, schema/body.rs, error.rs).
+ */
+const BODY_TOO_LARGE = "unable to read request body: length limit exceeded\n\nCaused by:\n    length limit exceeded";
+
 async function readBody(req: http.IncomingMessage, limit: number | null): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of req) {
     size += (chunk as Buffer).length;
-    if (limit !== null && size > limit) throw fail("resource_exhausted", `request body exceeds the limit of ${limit} bytes`);
+    if (limit !== null && size > limit) throw fail("invalid_argument", BODY_TOO_LARGE);
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
@@ -70,36 +80,44 @@ function sendError(res: http.ServerResponse, e: WireError): void {
   sendJson(res, statusByCode[e.code] ?? 500, errorBody(e));
 }
 
-/** CORS as `encore run` allows by default: any origin without credentials. */
-function corsHeaders(req: http.IncomingMessage): Record<string, string> {
-  if (!req.headers.origin) return {};
-  return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": "*" };
+/** What the gateway needs for every request: the routes, the CORS rules, whether it is draining. */
+interface Gateway {
+  router: Router<RegisteredEndpoint>;
+  cors: CorsPolicy;
+  shuttingDown: boolean;
 }
 
-function answerPreflight(req: http.IncomingMessage, res: http.ServerResponse): void {
-  res.writeHead(204, {
-    "Access-Control-Allow-Methods": "GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
-    "Access-Control-Allow-Headers": req.headers["access-control-request-headers"] ?? "*",
-    "Access-Control-Max-Age": "7200",
-  });
-  res.end();
-}
-
-async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  if (await serveObject(req, res)) return;
+/**
+ * The gateway's order (runtimes/core/src/api/gateway/mod.rs): the health check first, then every OPTIONS
+ * answered with CORS headers before routing, then the route. Objects are not the gateway's: `encore run`
+ * serves them from the daemon's object server, with its own headers.
+ */
+async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://localhost");
+  if (url.pathname === HEALTHZ_PATH) return sendHealth(res, gw.shuttingDown);
+  if (await serveObject(req, res)) return;
+  for (const [name, value] of Object.entries(gw.cors.headers(req))) res.setHeader(name, value);
+  if (req.method === "OPTIONS") {
+    res.writeHead(200, { "Content-Length": "0" });
+    res.end();
+    return;
+  }
+  await handle(gw.router, url, req, res);
+}
+
+async function handle(router: Router<RegisteredEndpoint>, url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
   const found = router.find(method, url.pathname);
-  if (found === null) throw fail("not_found", "endpoint not found");
-  if (found === "method") {
-    if (method === "OPTIONS" && req.headers["access-control-request-method"]) return answerPreflight(req, res);
-    throw fail("not_found", "no route for method");
-  }
+  // gateway/router.rs: the internal messages name the method and path.
+  if (found === null) throw fail("not_found", "endpoint not found", `no such endpoint exists: ${url.pathname}`);
+  if (found === "method") throw fail("not_found", "no route for method", `no route for method ${method}: ${url.pathname}`);
   const ep = found.value;
   const headers = req.headers as Record<string, string | string[] | undefined>;
   const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookies(req.headers.cookie) };
-  // One trace for the whole request: the auth handler's call and the endpoint's.
+  // One trace for the whole request: the auth handler's call and the endpoint's. The gateway names it
+  // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).
   const trace = newTrace();
+  res.setHeader("X-Encore-Trace-Id", trace.traceId);
   const baseMeta = (payload: unknown): Napi.RequestMeta => ({
     startedAt: new Date().toISOString(),
     trace,
@@ -144,15 +162,14 @@ async function handle(router: Router<RegisteredEndpoint>, req: http.IncomingMess
 const logRequests = process.env.NODE_ENV !== "test" || Boolean(process.env.LOG_REQUESTS);
 
 /** One request: handled, errors turned into Encore's error body, and one access-log line. */
-function requestListener(router: Router<RegisteredEndpoint>): http.RequestListener {
+function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
-    // On every answer (errors, raw endpoints and objects too), as Encore's gateway applies its CORS policy.
-    for (const [name, value] of Object.entries(corsHeaders(req))) res.setHeader(name, value);
-    detachedFromTransactions(() => handle(router, req, res))
+    detachedFromTransactions(() => respond(gw, req, res))
       .catch((e) => {
         const wire = toWireError(e);
-        if (wire.internalMessage) rootLogger.log(null, LogLevel.Error as number as Napi.LogLevel, `${req.method} ${req.url}: ${wire.internalMessage}`, e instanceof Error ? e : undefined);
+        // Routing errors have internal messages too; only an internal error is the app's fault.
+        if (wire.code === "internal" && wire.internalMessage) rootLogger.log(null, LogLevel.Error as number as Napi.LogLevel, `${req.method} ${req.url}: ${wire.internalMessage}`, e instanceof Error ? e : undefined);
         sendError(res, wire);
       })
       .finally(() => {
@@ -167,9 +184,20 @@ export interface LocalServer {
   close(): Promise<void>;
 }
 
+/**
+ * How long a stopping server keeps accepting requests while /__encore/healthz already answers 503, so
+ * load balancers can take it out: ENCORE_K8S_GRACE_TERMINATION_SECONDS minus the total shutdown time,
+ * 10 s under `encore run` (runtimes/core/src/shutdown.rs, cli/daemon/run/runtime_config2.go).
+ */
+function keepAcceptingMs(): number {
+  const secs = Number(process.env.ENCORE_K8S_GRACE_TERMINATION_SECONDS);
+  return Number.isInteger(secs) && secs > 10 ? (secs - 10) * 1000 : 0;
+}
+
 /** Serves every registered exposed endpoint on host:port (port 0 picks a free one). */
 export async function startLocalServer(port: number, host = "127.0.0.1"): Promise<LocalServer> {
-  const listener = requestListener(buildRouter());
+  const gw: Gateway = { router: buildRouter(), cors: new CorsPolicy(appModel(), readGlobalCors(appRoot), corsModeFromEnv()), shuttingDown: false };
+  const listener = requestListener(gw);
   let closing = false;
   const server = http.createServer((req, res) => {
     // Once closing, each connection ends after its current answer: a client that keeps its
@@ -186,12 +214,16 @@ export async function startLocalServer(port: number, host = "127.0.0.1"): Promis
   setApiBaseUrl(baseUrl);
   return {
     baseUrl,
-    close: () =>
-      new Promise<void>((resolve) => {
+    close: async () => {
+      gw.shuttingDown = true;
+      const grace = keepAcceptingMs();
+      if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
+      await new Promise<void>((resolve) => {
         closing = true;
         server.close(() => resolve());
         server.closeIdleConnections();
-      }),
+      });
+    },
   };
 }
 

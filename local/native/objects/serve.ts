@@ -15,7 +15,8 @@ const CORS = {
 };
 
 function sendError(res: http.ServerResponse, code: ErrorCode, message: string): void {
-  const text = JSON.stringify(errorBody(wireError(code, message)));
+  // The daemon's object server is not the app's runtime: ENCORE_API_INCLUDE_INTERNAL_MESSAGE does not reach it.
+  const text = JSON.stringify(errorBody(wireError(code, message), false));
   res.writeHead(statusByCode[code], { ...CORS, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
   res.end(text);
 }

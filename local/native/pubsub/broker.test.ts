@@ -92,7 +92,7 @@ describe("pubsub broker", () => {
     });
     expect(meta.pubsubMessage!.publishedAt).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/);
     expect(meta.apiCall).toBeUndefined();
-    expect(meta.trace?.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(meta.trace?.traceId).toMatch(/^[0-9a-v]{26}$/);
   });
 
   it("revives Date fields from their RFC 3339 wire form and keeps only declared fields", async () => {
