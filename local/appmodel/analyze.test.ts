@@ -33,7 +33,7 @@ describe("services and files", () => {
     ]);
   });
 
-  it("skips local/, dot-dirs and __tests__ (each holds an unexported api that would be rejected)", () => {
+  it("skips dot-dirs and __tests__ (each holds an unexported api that would be rejected)", () => {
     expect(model.endpoints.map((e) => e.file).every((f) => /^(shop|account)\//.test(f))).toBe(true);
   });
 });

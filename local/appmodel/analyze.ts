@@ -3,8 +3,8 @@
 // what Encore's compiler rejects (plus a few rules of our own, each marked as such).
 //
 // Files: every *.ts under the root except what Encore skips (node_modules, encore.gen,
-// __tests__, dot-directories, *.test.ts, *.spec.ts) and except the root `local/` directory,
-// which is this runtime itself. See files.ts.
+// __tests__, dot-directories, *.test.ts, *.spec.ts), this runtime's own local/ included, as
+// Encore's parser reads it too. See files.ts.
 import path from "node:path";
 import { collectAuthHandlers, collectGateways } from "./collect/auth";
 import { collectCronJobs } from "./collect/cron";
@@ -17,12 +17,14 @@ import { collectDatabases } from "./collect/sqldb";
 import { checkEncoreApp } from "./appfile";
 import { Diagnostics } from "./diagnostics";
 import { findEncoreRefs } from "./encore-refs";
+import { checkImports } from "./imports";
 import { appFiles } from "./files";
 import { type AppModel, AppCompileError, type CompileError } from "./model";
 import type { Pass } from "./pass";
 import { createAppProgram } from "./program";
 import { checkAuthGateway, checkDatabaseOwnership, checkEndpoints, checkResourceNames } from "./rules";
 import { SchemaBuilder } from "./schema";
+import { checkQueries } from "./sql-check";
 
 /** Analyzes the app at `root` (the directory holding encore.app); throws AppCompileError on violations. */
 export function analyzeApp(root: string): AppModel {
@@ -55,6 +57,8 @@ export function analyzeApp(root: string): AppModel {
   checkAuthGateway(pass, endpoints, handlers, gateways);
   checkResourceNames(pass, { dbs, topics, subs, crons, buckets });
   checkDatabaseOwnership(pass, dbs, dbRefs);
+  checkQueries(pass, dbs, dbRefs);
+  checkImports(pass);
 
   if (diags.errors.length > 0) {
     const byPos = (a: CompileError, b: CompileError): number =>

@@ -23,14 +23,26 @@ function analyzerSources(): string[] {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (e.name.endsWith(".ts") && !e.name.endsWith(".test.ts")) out.push(p);
+      else if ((e.name.endsWith(".ts") || e.name.endsWith(".mjs")) && !e.name.endsWith(".test.ts")) out.push(p);
     }
   };
   walk(analyzerDir);
   return out.sort();
 }
 
-/** The content hash: the app root, encore.app, every analyzed file, every .sql file name, the analyzer. */
+/**
+ * npm's record of what is installed in the node_modules imports resolve from (the nearest one up from
+ * the root), so installing or removing a package re-checks the imports; null when there is none.
+ */
+function installedPackages(root: string): Buffer | null {
+  for (let dir = root; ; dir = path.dirname(dir)) {
+    const file = path.join(dir, "node_modules", ".package-lock.json");
+    if (fs.existsSync(file)) return fs.readFileSync(file);
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
+/** The content hash: the app root, encore.app, every analyzed file, every .sql file name, the installed packages, the analyzer. */
 export function appHash(root: string): string {
   const h = crypto.createHash("sha256");
   const add = (label: string, data: string | Buffer): void => {
@@ -42,6 +54,7 @@ export function appHash(root: string): string {
   const files = appFiles(root);
   for (const rel of files.ts) add(`ts:${rel}`, fs.readFileSync(path.join(root, rel)));
   for (const rel of files.sql) add("sql", rel);
+  add("installed", installedPackages(root) ?? "");
   for (const p of analyzerSources()) add(`analyzer:${path.relative(analyzerDir, p)}`, fs.readFileSync(p));
   return h.digest("hex");
 }

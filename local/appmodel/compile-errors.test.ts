@@ -81,6 +81,19 @@ const CASES: Record<string, Expected[]> = {
   "encore-app-not-typescript": [["encore.app", 1, "encore-app-not-typescript", 'encore.app must set "lang": "typescript"']],
   "syntax-error": [["svc/broken.ts", 1, "syntax-error", "syntax error: ',' expected."]],
   "topic-missing-message-type": [["svc/topic.ts", 3, "topic-missing-message-type", "missing message type parameter"]],
+  // tsparser/src/parser/resources/infra/sqldb.rs: templates (placeholders as $n) and literal raw queries
+  // on the database, through libpg_query; a transaction's queries and non-literal SQL are not checked.
+  "invalid-sql": [
+    ["svc/named.ts", 4, "invalid-database-query", 'invalid database query: syntax error at or near "FORM"'],
+    ["svc/queries.ts", 4, "invalid-database-query", 'invalid database query: syntax error at or near "SELEC"'],
+    ["svc/queries.ts", 6, "invalid-database-query", "invalid database query: syntax error at end of input"],
+    ["svc/queries.ts", 7, "invalid-database-query", 'invalid database query: syntax error at or near "DELET"'],
+  ],
+  // tsparser/src/parser/parser.rs walks local/ too; usageparser/mod.rs resolves every non-type import.
+  "unresolved-import": [
+    ["local/tool.ts", 1, "unresolved-import", "unable to resolve module ./missing"],
+    ["local/tool.ts", 3, "unresolved-import", "unable to resolve module no-such-package-anywhere"],
+  ],
 };
 
 function compileErrors(name: string): AppCompileError {

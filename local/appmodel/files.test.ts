@@ -1,4 +1,4 @@
-// Which files the analyzer reads: Encore's walker rules plus the root local/ directory.
+// Which files the analyzer reads: Encore's walker rules (tsparser/src/parser/parser.rs), local/ included.
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -14,16 +14,16 @@ function touch(rel: string): void {
 }
 
 describe("appFiles", () => {
-  it("keeps every .ts and .sql file except those Encore skips and the runtime's own local/", () => {
-    const kept = ["vite.config.ts", "svc/a.ts", "svc/sub/b.ts", "svc/types.d.ts", "svc/local/c.ts", "svc/migrations/1_x.up.sql"];
+  it("keeps every .ts and .sql file except those Encore skips", () => {
+    const kept = ["vite.config.ts", "svc/a.ts", "svc/sub/b.ts", "svc/types.d.ts", "svc/local/c.ts", "local/runtime.ts", "svc/migrations/1_x.up.sql"];
     const skipped = [
       "node_modules/x/index.ts", "svc/node_modules/y.ts", "encore.gen/clients/index.ts", "svc/__tests__/h.ts",
-      ".local/gen/main.ts", "svc/.hidden/d.ts", "svc/a.test.ts", "svc/a.spec.ts", "local/runtime.ts",
+      ".local/gen/main.ts", "svc/.hidden/d.ts", "svc/a.test.ts", "svc/a.spec.ts",
       "svc/readme.md", "svc/a.js", "svc/a.tsx", "svc/a.mts",
     ];
     for (const f of [...kept, ...skipped]) touch(f);
     expect(appFiles(root)).toEqual({
-      ts: ["svc/a.ts", "svc/local/c.ts", "svc/sub/b.ts", "svc/types.d.ts", "vite.config.ts"],
+      ts: ["local/runtime.ts", "svc/a.ts", "svc/local/c.ts", "svc/sub/b.ts", "svc/types.d.ts", "vite.config.ts"],
       sql: ["svc/migrations/1_x.up.sql"],
     });
   });

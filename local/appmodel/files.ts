@@ -24,13 +24,6 @@ function isIgnoredName(name: string): boolean {
   );
 }
 
-/**
- * Our own addition: the root-level `local/` directory is the local runtime itself, not app code.
- * Encore would parse it too (it imports no encore.dev resources, so it declares nothing), but it
- * would only slow the analysis and drag the runtime's own imports into the program.
- */
-const RUNTIME_DIR = "local";
-
 /** Walks the app root the way Encore does and returns its .ts and .sql files. */
 export function appFiles(root: string): AppFiles {
   const ts: string[] = [];
@@ -41,7 +34,7 @@ export function appFiles(root: string): AppFiles {
       if (isIgnoredName(entry.name)) continue;
       const childRel = rel === "" ? entry.name : `${rel}/${entry.name}`;
       if (entry.isDirectory()) {
-        if (childRel !== RUNTIME_DIR) walk(childRel);
+        walk(childRel);
       } else if (entry.isFile()) {
         if (entry.name.endsWith(".ts")) ts.push(childRel);
         else if (entry.name.endsWith(".sql")) sql.push(childRel);

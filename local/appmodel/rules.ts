@@ -1,5 +1,5 @@
 // App-wide rules checked once every resource is known (app/mod.rs AppValidator), plus the
-// rules this runtime adds where Encore would fail at startup or silently misbehave.
+// rules this runtime adds where Encore would silently misbehave.
 import ts from "typescript";
 import type { AuthDecl, GatewayDecl } from "./collect/auth";
 import type { EndpointDecl } from "./collect/endpoints";
@@ -34,8 +34,8 @@ export function checkResourceNames(pass: Pass, r: { dbs: DatabaseDecl[]; topics:
 
 /**
  * Endpoint names per service, then route conflicts: per service and method with matchit's
- * rules (Encore's compile-time check), then across services (our rule: Encore's runtime serves
- * all services from one router, and two services claiming the same route break it at startup).
+ * rules (Encore's compile-time check), then across services (our rule: Encore's gateway keeps the
+ * first service's route and skips the other's, logging it, so one endpoint would never be reached).
  */
 export function checkEndpoints(pass: Pass, endpoints: EndpointDecl[]): void {
   checkDuplicates(
@@ -60,8 +60,8 @@ export function checkEndpoints(pass: Pass, endpoints: EndpointDecl[]): void {
     pass.diags.error(
       ep.node,
       `${method} ${ep.model.path} in service ${ep.model.service} conflicts with ${describe(clash, method)}: ` +
-        "Encore's runtime routes all services through one router and would fail at startup " +
-        "(this runtime's rule; Encore's compiler only checks conflicts within a service)",
+        "Encore's gateway would register only one of them, log \"tried to register same route twice, skipping\" " +
+        "and never route to the other (this runtime's rule; Encore's compiler only checks conflicts within a service)",
       "conflicting-paths-across-services",
     );
   });

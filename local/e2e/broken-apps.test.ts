@@ -30,6 +30,17 @@ describe("npm test on a broken app", () => {
   });
 });
 
+describe("npm run check on a broken app", () => {
+  it.each([
+    ["invalid-sql", "svc/queries.ts:4:11", 'invalid database query: syntax error at or near "SELEC"'],
+    ["unresolved-import", "local/tool.ts:1:1", "unable to resolve module ./missing"],
+  ])("%s exits 1 naming %s", async (name, where, message) => {
+    const { code, output } = await runCli(path.join(fixturesDir, name), "check");
+    expect(code).toBe(1);
+    expect(output).toContain(`${where}: ${message}`);
+  });
+});
+
 describe("npm start on a broken app", () => {
   it.each([
     ["service-outside-service-file", "svc/other.ts:3", "service declarations are only allowed in encore.service.ts"],
