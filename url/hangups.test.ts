@@ -62,7 +62,9 @@ describeLocal("clients that hang up mid-request", () => {
       ...Array.from({ length: 12 }, () => sendAndKeep(`${server.baseUrl}/${visited}`, { headers: { Accept: BROWSER_ACCEPT } })),
       ...doomed.map((code) => sendAndKeep(`${server.baseUrl}/urls/${code}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } })),
     ]);
-    await new Promise((r) => setTimeout(r, 300));
+    // Long enough for all 32 requests to reach their handlers on a loaded machine (the rows stay locked
+    // whatever the wait, so every handler is still waiting on the database when its client leaves).
+    await new Promise((r) => setTimeout(r, 1500));
     for (const hangUp of hangUps) hangUp();
     await tx.commit();
 
