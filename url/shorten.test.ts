@@ -49,20 +49,22 @@ describe("POST /shorten", () => {
     const publish = vi.spyOn(urlShortened, "publish");
     const target = "https://example.com/published";
     const link = await shortenAs(newUser(), target);
-    expect(publish).toHaveBeenCalledTimes(1);
-    const [event] = publish.mock.calls[0];
+    // Only this link's calls: the outbox relay may publish other tests' leftovers meanwhile.
+    const calls = publish.mock.calls.filter(([e]) => e.code === link.code);
+    expect(calls).toHaveLength(1);
+    const [event] = calls[0];
     expect(event).toMatchObject({ code: link.code, originalUrl: target });
     expect(event.timestamp).toBeInstanceOf(Date);
     expect(Math.abs(event.timestamp.getTime() - Date.now())).toBeLessThan(60 * 60 * 1000);
   });
 
-  it("keeps the link when publishing fails, and logs an error naming the code", async () => {
+  it("keeps the link when publishing fails, and logs a warning naming the code", async () => {
     vi.spyOn(urlShortened, "publish").mockRejectedValueOnce(new Error("broker unreachable"));
-    const logError = vi.spyOn(log, "error");
+    const logWarn = vi.spyOn(log, "warn");
     const user = newUser();
     const link = await shortenAs(user, "https://example.com/unpublished");
     expect(await rowsWithCode(link.code)).toHaveLength(1);
-    expect(logError).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/url-shortened/), { code: link.code });
+    expect(logWarn).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/url-shortened/), { code: link.code });
   });
 
   it("retries a forced code clash and never touches the link that owns the code", async () => {

@@ -1,4 +1,4 @@
-// POST /shorten: stores a new short link with its QR image, then announces it.
+// POST /shorten: stores a new short link with its QR image and its url-shortened event, then publishes the event.
 import { api, APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import { PreconditionFailed } from "encore.dev/storage/objects";
@@ -7,8 +7,8 @@ import { qrCodes } from "./bucket";
 import { callerID } from "./caller";
 import { allocateCode } from "./code";
 import { db } from "./db";
+import { enqueueShortened, publishQueued, type QueuedEvent } from "./outbox";
 import { qrCodeUrl, qrObjectName, renderQrPng } from "./qr";
-import { urlShortened } from "./topic";
 import { validateTarget } from "./validate-target";
 
 /** ShortenRequest names the link to shorten. */
@@ -38,14 +38,16 @@ export const shorten = api(
     const creator = callerID();
     const base = publicBaseUrl();
     const originalUrl = validateTarget(url, ownHosts(base));
-    const link = await allocateCode((code) => store(code, originalUrl, creator, base));
-    await announce(link.code, originalUrl, link.created_at);
-    return { code: link.code, shortUrl: shortUrl(base, link.code), qrCodeUrl: qrCodeUrl(link.code) };
+    const queued = await allocateCode((code) => store(code, originalUrl, creator, base));
+    await publishQueued(queued);
+    const { code } = queued.event;
+    return { code, shortUrl: shortUrl(base, code), qrCodeUrl: qrCodeUrl(code) };
   },
 );
 
 /**
- * store claims `code` for the link: its QR image first, then its row; null means the code is taken.
+ * store claims `code` for the link: its QR image first, then its row and its outbox event in one
+ * transaction; null means the code is taken.
  *
  * Image first, so a stored link always has its image and a failed upload leaves no row.
  * `notExists` keeps the upload from replacing another link's image: an existing `<code>.png` means the
@@ -54,7 +56,7 @@ export const shorten = api(
  * URL (the image depends only on the code and the base URL), so leaving it is right, and removing it
  * could race with that owner.
  */
-async function store(code: string, originalUrl: string, creator: string, base: string): Promise<StoredLink | null> {
+async function store(code: string, originalUrl: string, creator: string, base: string): Promise<QueuedEvent | null> {
   const object = qrObjectName(code);
   const png = await renderQrPng(shortUrl(base, code));
   try {
@@ -65,28 +67,19 @@ async function store(code: string, originalUrl: string, creator: string, base: s
     throw APIError.unavailable("could not store the QR code, please try again");
   }
   try {
-    return await db.queryRow<StoredLink>`
+    await using tx = await db.begin();
+    const link = await tx.queryRow<StoredLink>`
       INSERT INTO urls (code, original_url, creator)
       VALUES (${code}, ${originalUrl}, ${creator})
       ON CONFLICT (code) DO NOTHING
       RETURNING code, created_at
     `;
+    const queued = link && (await enqueueShortened(tx, { code: link.code, originalUrl, timestamp: link.created_at }));
+    await tx.commit();
+    return queued;
   } catch (err) {
     // The upload created the image (notExists), and no link will own it now.
     await qrCodes.remove(object).catch((removeErr) => log.error(removeErr, "could not remove orphaned QR code", { code }));
     throw err;
-  }
-}
-
-/**
- * announce publishes the stored link. The link is committed and works whatever happens here, so a
- * failed publish is logged, not returned: the only loss is that link's analytics count, and the
- * error log (with the code) is how an operator notices.
- */
-async function announce(code: string, originalUrl: string, timestamp: Date): Promise<void> {
-  try {
-    await urlShortened.publish({ code, originalUrl, timestamp });
-  } catch (err) {
-    log.error(err, "could not publish url-shortened: analytics will miss this link", { code });
   }
 }

@@ -1,11 +1,14 @@
 // Pub/Sub for the local runtime: an in-process, asynchronous, at-least-once broker (pubsub/broker.ts)
-// standing in for the NSQ daemon `encore run` uses. Messages live in memory only: whatever is still
-// queued or waiting for a retry when the process exits is lost (NSQ would have kept it on disk).
+// standing in for the NSQ daemon `encore run` uses. Under `npm start` what is still queued or waiting
+// for a retry is journaled in .local/pubsub/ and delivered again after a restart, as NSQ keeps it on
+// disk; test processes keep messages in memory only (each test run starts empty).
 import type { Napi } from "./napi-types";
-import { appModel } from "./context";
+import path from "node:path";
+import { appModel, dataDir, testMode } from "./context";
 import { decodeJson, encodeJson } from "./api/codec";
 import { LogLevel, rootLogger } from "./logger";
 import { Broker, type BrokerTestHooks } from "./pubsub/broker";
+import { FileJournal } from "./pubsub/journal";
 import { PubSubSubscription, PubSubTopic } from "./pubsub/handles";
 
 export { PubSubTopic, PubSubSubscription };
@@ -22,6 +25,7 @@ const broker = new Broker({
   encode: encodeJson,
   decode: decodeJson,
   log: { warn: logAt(LogLevel.Warn), error: logAt(LogLevel.Error) },
+  journal: testMode ? undefined : new FileJournal(path.join(dataDir, "pubsub")),
 });
 
 export function openTopic(name: string): PubSubTopic {

@@ -1,14 +1,15 @@
 // The in-process message broker behind Topic and Subscription: what NSQ does for `encore run`.
 // One queue per subscription declared in the app model, filled at publish time even before the
 // subscription's module is imported (like a durable NSQ channel), drained asynchronously with the
-// subscription's retry policy and concurrency limit. Everything lives in memory: messages not yet
-// delivered when the process exits are lost.
+// subscription's retry policy and concurrency limit. Under `npm start` a journal on disk keeps what is
+// not yet handled across restarts (pubsub/journal.ts); tests keep everything in memory.
 import { randomUUID } from "node:crypto";
 import type { Napi } from "../napi-types";
 import type { AppModel, ObjectSchema, SubscriptionModel, TopicModel } from "../../appmodel/model";
 import { Request, newTrace } from "../request";
 import { runIsolated } from "../api/isolate";
 import { detachedFromTransactions } from "../sqldb/lock";
+import type { Journal, JournaledMessage as JournalMessage } from "./journal";
 
 /** What the broker needs from the rest of the runtime; injected so tests can use a fake model. */
 export interface BrokerDeps {
@@ -18,6 +19,8 @@ export interface BrokerDeps {
   /** Wire JSON back to a message; throws when it does not fit the schema. */
   decode(schema: ObjectSchema, value: unknown, what: string): Record<string, unknown>;
   log: BrokerLog;
+  /** Where undelivered messages survive a restart; none keeps them in memory only. */
+  journal?: Journal;
 }
 
 export interface BrokerLog {
@@ -122,7 +125,9 @@ export class Broker {
   private generation = 0;
   private idleWatchers = new Set<() => void>();
 
-  constructor(private readonly deps: BrokerDeps) {}
+  constructor(private readonly deps: BrokerDeps) {
+    for (const left of deps.journal?.pending() ?? []) this.requeue(left);
+  }
 
   /** The topic as declared, or a clear error for a name the compiler never saw. */
   topic(name: string): TopicModel {
@@ -152,7 +157,9 @@ export class Broker {
     };
     const dup = this.duplicates.get(topicName);
     this.duplicates.delete(topicName);
-    for (const sub of this.subscriptionsOf(topicName)) {
+    const subs = this.subscriptionsOf(topicName);
+    this.deps.journal?.published({ ...msg, topic: topicName, subscriptions: subs.map((s) => s.name) });
+    for (const sub of subs) {
       const q = this.queue(sub);
       const entry: Entry = { msg, attempts: 0, owed: dup && !dup.concurrent ? dup.copies - 1 : 0, generation: this.generation };
       const slots = dup?.concurrent ? dup.copies : 1;
@@ -194,6 +201,20 @@ export class Broker {
     },
   };
 
+  /** Queues a message a previous run left undelivered, for each subscription still owed it. */
+  private requeue(left: JournalMessage): void {
+    const { subscriptions, topic, ...msg } = left;
+    for (const name of subscriptions) {
+      const sub = this.deps.model().subscriptions.find((s) => s.topic === topic && s.name === name);
+      if (!sub) {
+        this.deps.log.warn("dropping an undelivered message: its subscription is no longer declared", { topic, subscription: name, messageId: msg.id });
+        this.deps.journal?.settled(msg.id, name);
+        continue;
+      }
+      this.queue(sub).ready.push({ msg, attempts: 0, owed: 0, generation: this.generation });
+    }
+  }
+
   private subscriptionsOf(topic: string): SubscriptionModel[] {
     return this.deps.model().subscriptions.filter((s) => s.topic === topic);
   }
@@ -233,7 +254,7 @@ export class Broker {
       else if (entry.owed > 0) {
         entry.owed--;
         q.ready.push(entry);
-      }
+      } else this.deps.journal?.settled(entry.msg.id, q.sub.name);
     }
     this.pump(q);
     this.notifyIdleWatchers();
@@ -264,6 +285,7 @@ export class Broker {
     const fields = { topic: q.sub.topic, subscription: q.sub.name, messageId: entry.msg.id, attempt };
     if (attempt > q.sub.maxRetries) {
       entry.owed = 0;
+      this.deps.journal?.settled(entry.msg.id, q.sub.name);
       this.deps.log.error(`pubsub message dropped after ${q.sub.maxRetries} retries`, fields, error);
       return;
     }
@@ -275,7 +297,7 @@ export class Broker {
       this.pump(q);
       this.notifyIdleWatchers();
     }, delay);
-    // A pending retry must not keep a finished process alive; the message is lost then, as documented.
+    // A pending retry must not keep a finished process alive; the journal (if any) redelivers it next run.
     timer.unref();
     q.retryTimers.add(timer);
   }

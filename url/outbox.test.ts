@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { db } from "./db";
+import { enqueueShortened, relayOutbox } from "./outbox";
+import { urlShortened } from "./topic";
+import { newUser, shortenAs } from "./__tests__/helpers";
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+async function outboxRows(code: string): Promise<{ code: string; created_at: Date }[]> {
+  return db.queryAll<{ code: string; created_at: Date }>`SELECT code, created_at FROM url_shortened_outbox WHERE code = ${code}`;
+}
+
+/** Calls of the spy for one code: the relay may publish other tests' leftovers meanwhile. */
+function callsFor(publish: { mock: { calls: [{ code: string }][] } }, code: string) {
+  return publish.mock.calls.filter(([e]) => e.code === code).map(([e]) => e);
+}
+
+describe("the url-shortened outbox", () => {
+  it("removes a link's event row once it is published", async () => {
+    const publish = vi.spyOn(urlShortened, "publish");
+    const link = await shortenAs(newUser(), "https://example.com/outbox/published");
+    expect(callsFor(publish, link.code)).toHaveLength(1);
+    expect(await outboxRows(link.code)).toEqual([]);
+  });
+
+  it("keeps the event of a failed publish until the relay publishes it, with the link's own timestamp", async () => {
+    const publish = vi.spyOn(urlShortened, "publish").mockRejectedValueOnce(new Error("broker unreachable"));
+    const link = await shortenAs(newUser(), "https://example.com/outbox/later");
+    const [left] = await outboxRows(link.code);
+    const stored = await db.queryRow<{ created_at: Date }>`SELECT created_at FROM urls WHERE code = ${link.code}`;
+    expect(left.created_at).toEqual(stored!.created_at);
+
+    expect(await relayOutbox(0)).toBeGreaterThanOrEqual(1);
+    const relayed = callsFor(publish, link.code);
+    expect(relayed).toHaveLength(2);
+    expect(relayed[1]).toEqual({ code: link.code, originalUrl: "https://example.com/outbox/later", timestamp: stored!.created_at });
+    expect(await outboxRows(link.code)).toEqual([]);
+  });
+
+  it("leaves fresh rows to the request that wrote them", async () => {
+    const code = `fresh${Date.now() % 10}`;
+    await using tx = await db.begin();
+    const queued = await enqueueShortened(tx, { code, originalUrl: "https://example.com/fresh", timestamp: new Date() });
+    await tx.commit();
+    const publish = vi.spyOn(urlShortened, "publish");
+    await relayOutbox(60);
+    expect(callsFor(publish, code)).toEqual([]);
+    await db.exec`DELETE FROM url_shortened_outbox WHERE id = ${queued.id}`;
+  });
+
+  it("writes no event for a link whose transaction rolls back", async () => {
+    const code = `rolled${Date.now() % 10}`;
+    {
+      await using tx = await db.begin();
+      await tx.exec`INSERT INTO urls (code, original_url) VALUES (${code}, 'https://example.com/rolled')`;
+      await enqueueShortened(tx, { code, originalUrl: "https://example.com/rolled", timestamp: new Date() });
+      await tx.rollback();
+    }
+    expect(await outboxRows(code)).toEqual([]);
+  });
+});
