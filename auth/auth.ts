@@ -1,9 +1,11 @@
 // The app's gateway and its auth handler: `Authorization: Bearer <token>` becomes AuthData.
-// Every failure is unauthenticated, never anything else: Encore fails even public endpoints when
-// the auth handler throws another error, and a client sending garbage must not break those.
+// Missing or bad credentials are unauthenticated; credentials that could not be checked (the auth
+// database is down) are unavailable, so a client retries instead of logging its user out. Encore
+// fails even public endpoints when the auth handler throws, so nothing else may escape it.
 import { APIError, ErrCode, Gateway, type Header } from "encore.dev/api";
 import { authHandler } from "encore.dev/auth";
 import log from "encore.dev/log";
+import { databaseUnavailable, isDatabaseFault } from "../lib/database-faults";
 import { verifyToken } from "./jwt";
 import { findUser } from "./users";
 
@@ -31,7 +33,8 @@ export const auth = authHandler<AuthParams, AuthData>(async ({ authorization }) 
     return { userID: user.id, email: user.email };
   } catch (err) {
     if (err instanceof APIError && err.code === ErrCode.Unauthenticated) throw err;
-    // A database outage or a missing signing key: log it, but only deny this request's credentials.
+    if (isDatabaseFault(err)) throw databaseUnavailable("auth", err);
+    // Anything else is a bug (a missing signing key): log it, but only deny this request's credentials.
     log.error(err, "auth handler failed; treating the request as unauthenticated");
     throw APIError.unauthenticated("could not verify credentials");
   }

@@ -23,6 +23,8 @@ export interface SpawnedApp {
   /** The child process, for tests that signal it themselves. */
   child: ChildProcess;
   stop: () => Promise<number | null>;
+  /** kill -9: no shutdown at all; the state stays for a restart. */
+  kill: () => Promise<void>;
 }
 
 /** Where a spawned app keeps its data: a temp dir for PGlite and, with DATABASE_URL, databases of its own. */
@@ -89,14 +91,17 @@ export async function startApp(appDir: string, env: Record<string, string | unde
       if (!state) await removeAppState(own);
       return code;
     },
+    kill: async () => {
+      await stop(child, "SIGKILL");
+    },
   };
 }
 
-function stop(child: ChildProcess): Promise<number | null> {
+function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
   return new Promise((resolve) => {
     child.once("exit", (code) => resolve(code));
-    child.kill("SIGTERM");
+    child.kill(signal);
   });
 }
 

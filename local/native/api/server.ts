@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import type { Napi } from "../napi-types";
 import { appModel, appRoot, setApiBaseUrl } from "../context";
 import { closeAllDatabases, detachedFromTransactions, openDatabase } from "../sqldb";
+import { isConnectionFault } from "../sqldb/server-engine";
 import { LogLevel, rootLogger, formatLine } from "../logger";
 import { stdoutLines } from "../line-sink";
 import { newTrace } from "../request";
@@ -234,11 +235,26 @@ export function onShutdown(hook: () => void | Promise<void>): void {
   stopHooks.push(hook);
 }
 
-/** Opens and migrates every database before serving, as `encore run` migrates at startup. */
+/** Seconds between attempts to reach a database server that is down at start-up. */
+const STARTUP_RETRY_SECONDS = 2;
+
+/**
+ * Opens and migrates every database before serving, as `encore run` migrates at startup. A server
+ * that cannot be reached is waited for, one log line per attempt, instead of ending the process.
+ */
 async function migrateDatabases(): Promise<void> {
   for (const db of appModel().databases) {
     process.stdout.write(`database ${db.name}: migrating\n`);
-    await openDatabase(db.name).ready();
+    for (;;) {
+      try {
+        await openDatabase(db.name).ready();
+        break;
+      } catch (err) {
+        if (!isConnectionFault(err)) throw err;
+        process.stderr.write(`database ${db.name}: cannot reach the database server (${(err as Error).message}); retrying in ${STARTUP_RETRY_SECONDS} s\n`);
+        await new Promise((r) => setTimeout(r, STARTUP_RETRY_SECONDS * 1000));
+      }
+    }
   }
 }
 

@@ -40,9 +40,13 @@ export class SqlDatabase implements Napi.SqlDatabase {
     private readonly spec: EngineSpec,
   ) {}
 
-  /** The opened, migrated engine (what `encore run` prepares before serving). */
+  /**
+   * The opened, migrated engine (what `encore run` prepares before serving). A failure (the server
+   * is down) is not kept: the next statement tries again, so the database recovers by itself.
+   */
   ready(): Promise<Engine> {
-    this.engine ??= (async () => {
+    if (this.engine) return this.engine;
+    const opening = (async () => {
       const engine = await this.spec.open();
       try {
         await migrate(engine, this.model);
@@ -52,7 +56,11 @@ export class SqlDatabase implements Napi.SqlDatabase {
       }
       return engine;
     })();
-    return this.engine;
+    this.engine = opening;
+    opening.catch(() => {
+      if (this.engine === opening) this.engine = null;
+    });
+    return opening;
   }
 
   connString(): string {

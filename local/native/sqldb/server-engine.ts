@@ -2,6 +2,7 @@
 // and migrated under advisory locks, so several processes may open the same one at once.
 import pg from "pg";
 import { SESSION_SETTINGS, quoteIdent, type Description, type Engine, type RawResult, type Session } from "./engine";
+import { dbErrorDisplay, isPgError, napiError } from "./errors";
 import type { Holder } from "./lock";
 import { describeOnClient } from "./pg-describe";
 import { TypeCatalog } from "./types";
@@ -19,7 +20,11 @@ export function databaseUrl(serverUrl: string, name: string): string {
 /** Runs fn on a client of the server's maintenance database (the one DATABASE_URL names). */
 export async function withMaintenanceClient<T>(serverUrl: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl });
-  await client.connect();
+  try {
+    await client.connect();
+  } catch (err) {
+    throw isPgError(err) ? napiError(dbErrorDisplay(err)) : connectionFault(err, true);
+  }
   try {
     return await fn(client);
   } finally {
@@ -33,6 +38,7 @@ const CREATE_LOCK_KEY = 7_402_117_733;
 /** Creates the database unless it exists; safe when several processes race to create it. */
 export async function ensureDatabase(serverUrl: string, name: string): Promise<void> {
   await withMaintenanceClient(serverUrl, async (c) => {
+    c.on("error", () => {}); // a lost connection also rejects the statement in flight, which reports it
     await c.query("SELECT pg_advisory_lock($1)", [CREATE_LOCK_KEY]);
     try {
       const found = await c.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
@@ -42,6 +48,39 @@ export async function ensureDatabase(serverUrl: string, name: string): Promise<v
     }
   });
 }
+
+/** Marks errors that mean the server could not be reached or the connection was lost. */
+const CONNECTION_FAULT = Symbol("connection fault");
+
+/** Whether a statement or an open failed because the connection did, not because of the SQL. */
+export function isConnectionFault(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return CONNECTION_FAULT in err || (isPgError(err) ? isFatal(err) : /^db error: (FATAL|PANIC):/.test(err.message));
+}
+
+function isFatal(err: { severity?: string }): boolean {
+  return err.severity === "FATAL" || err.severity === "PANIC";
+}
+
+/**
+ * A refused, failed or lost connection worded as tokio-postgres words it under Encore ("error
+ * connecting to server: ...", "error communicating with the server: ...", "connection closed"), so an
+ * app that recognizes a database outage does so under both runtimes.
+ */
+export function connectionFault(err: unknown, connecting: boolean): Error {
+  if (isPgError(err)) return err;
+  const e = err as NodeJS.ErrnoException;
+  const message = e instanceof Error ? e.message : String(err);
+  const wording = connecting
+    ? `error connecting to server: ${message}`
+    : e?.code === "ECONNRESET" || e?.code === "EPIPE"
+      ? `error communicating with the server: ${message}`
+      : "connection closed";
+  return Object.assign(napiError(wording), { [CONNECTION_FAULT]: true });
+}
+
+/** Clients whose connection has died; the pool must not hand them out again. */
+const lost = new WeakSet<pg.PoolClient | pg.Client>();
 
 /** Opens a pool on an existing database of the server. */
 export function openServer(dbName: string, url: string, maxConnections: number): Engine {
@@ -88,20 +127,29 @@ class ServerEngine implements Engine {
       idleTimeoutMillis: 5_000,
       options: Object.entries(SESSION_SETTINGS).map(([k, v]) => `-c ${k}=${v}`).join(" "),
     });
-    // An idle client whose server connection dies (e.g. the test database was dropped) must not crash the process.
+    // A connection that dies must never crash the process, whether idle (pg-pool's own listener, which
+    // reports here), held, or just released and being closed: every client is listened to for life.
     this.pool.on("error", () => {});
+    this.pool.on("connect", (client) => client.on("error", () => lost.add(client)));
   }
 
   async session(holder: Holder): Promise<Session> {
-    const client = await this.pool.connect();
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (err) {
+      throw isPgError(err) ? napiError(dbErrorDisplay(err)) : connectionFault(err, true);
+    }
     const statements = this.statements;
     let broken = false;
     const track = async <T>(p: Promise<T>): Promise<T> => {
       try {
         return await p;
       } catch (err) {
-        if (!(err instanceof Error && "severity" in err)) broken = true;
-        throw err;
+        if (isPgError(err) && !isFatal(err)) throw err;
+        // A FATAL error or a lost socket: this connection is finished; the pool opens a new one.
+        broken = true;
+        throw connectionFault(err, false);
       }
     };
     return {
@@ -123,7 +171,7 @@ class ServerEngine implements Engine {
         await track(client.query(sql));
       },
       release() {
-        client.release(broken);
+        client.release(broken || lost.has(client));
       },
     };
   }
