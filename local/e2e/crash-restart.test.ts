@@ -8,4 +8,4 @@ it("keeps every acknowledged link and click, and analytics counts every link, af
   expect(figures.shortensAcknowledged).toBeGreaterThanOrEqual(100);
   expect(figures.missing).toEqual([]);
   expect(lostNothing(figures), JSON.stringify(figures)).toBe(true);
-}, 180_000);
+}, 600_000);
