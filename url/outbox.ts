@@ -1,4 +1,4 @@
-// The url-shortened outbox (migration 003): the event is written in the link's transaction and
+// The url-shortened outbox (migration 004): the event is written in the link's transaction and
 // published after the commit, so a committed link never misses its event, whatever fails or dies
 // in between. A relay republishes what is left; the subscriber counts each link once, so an event
 // published twice (a crash after publishing but before removing the row) costs nothing.
