@@ -22,6 +22,16 @@ function compile(): AppModel {
 
 async function start(): Promise<void> {
   generate(compile());
+  // Before anything opens the databases: the app's modules may start work as they load.
+  const { lockDataDir, DataDirBusy } = await import("./native/data-lock");
+  const { dataDir } = await import("./native/context");
+  try {
+    lockDataDir(dataDir);
+  } catch (e) {
+    if (!(e instanceof DataDirBusy)) throw e;
+    process.stderr.write(e.message + "\n");
+    process.exit(1);
+  }
   register("./hooks/node-hooks.mjs", import.meta.url);
   if (process.env.LOCAL_RUN_CRON === "1") {
     const { startCronScheduler } = await import("./native/cron");

@@ -4,8 +4,10 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Napi } from "../napi-types";
 import { appModel, appRoot, setApiBaseUrl } from "../context";
+import { recordServingPort, releaseDataDir } from "../data-lock";
 import { closeAllDatabases, detachedFromTransactions, openDatabase } from "../sqldb";
 import { isConnectionFault } from "../sqldb/server-engine";
+import { pubsubTestHooks } from "../pubsub";
 import { LogLevel, rootLogger, formatLine } from "../logger";
 import { stdoutLines } from "../line-sink";
 import { newTrace } from "../request";
@@ -182,7 +184,8 @@ function requestListener(gw: Gateway): http.RequestListener {
 
 export interface LocalServer {
   baseUrl: string;
-  close(): Promise<void>;
+  /** Stops listening, then waits for requests in flight; after `graceMs` their connections are cut. */
+  close(graceMs?: number): Promise<void>;
 }
 
 /**
@@ -215,7 +218,7 @@ export async function startLocalServer(port: number, host = "127.0.0.1"): Promis
   setApiBaseUrl(baseUrl);
   return {
     baseUrl,
-    close: async () => {
+    close: async (graceMs = Infinity) => {
       gw.shuttingDown = true;
       const grace = keepAcceptingMs();
       if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
@@ -223,6 +226,7 @@ export async function startLocalServer(port: number, host = "127.0.0.1"): Promis
         closing = true;
         server.close(() => resolve());
         server.closeIdleConnections();
+        if (Number.isFinite(graceMs)) setTimeout(() => server.closeAllConnections(), graceMs).unref();
       });
     },
   };
@@ -258,19 +262,59 @@ async function migrateDatabases(): Promise<void> {
   }
 }
 
+/** How long in-flight requests and deliveries get to finish after SIGINT/SIGTERM. */
+const DRAIN_SECONDS = 4;
+
+/**
+ * Resolves on the first SIGINT or SIGTERM. The listeners stay, so a second copy of the signal (sent to
+ * the process group and relayed by npm as well) cannot kill the process in the middle of its drain.
+ */
+function shutdownRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    process.on("SIGINT", () => resolve());
+    process.on("SIGTERM", () => resolve());
+  });
+}
+
+/** One clear line instead of a stack trace when the port is taken; null for any other error. */
+function portTakenMessage(err: unknown, host: string, port: number): string | null {
+  if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") return null;
+  return `port ${port} on ${host} is already in use (another npm start?): stop that process or choose another port, e.g. PORT=${port + 1} npm start\n`;
+}
+
 /** `npm start`: serve on $PORT (4000) until SIGINT/SIGTERM, then drain and resolve to the exit code. */
 export async function runForever(): Promise<number> {
-  await migrateDatabases();
+  const stop = shutdownRequested();
   onShutdown(closeAllDatabases);
+  onShutdown(releaseDataDir);
+  const ready = await Promise.race([migrateDatabases().then(() => true), stop.then(() => false)]);
+  if (!ready) return runShutdownHooks();
   const port = Number(process.env.PORT ?? 4000);
-  const server = await startLocalServer(port, process.env.HOST ?? "127.0.0.1");
+  const host = process.env.HOST ?? "127.0.0.1";
+  let server: LocalServer;
+  try {
+    server = await startLocalServer(port, host);
+  } catch (err) {
+    const taken = portTakenMessage(err, host, port);
+    if (taken === null) throw err;
+    process.stderr.write(taken);
+    await runShutdownHooks();
+    return 1;
+  }
+  recordServingPort(Number(new URL(server.baseUrl).port));
   process.stdout.write(`API listening on ${server.baseUrl}\n`);
-  await new Promise<void>((resolve) => {
-    process.once("SIGINT", resolve);
-    process.once("SIGTERM", resolve);
-  });
+  await stop;
   process.stdout.write("shutting down\n");
-  await server.close();
+  // The port is free as soon as close() starts; requests in flight get DRAIN_SECONDS to finish.
+  const deadline = Date.now() + DRAIN_SECONDS * 1000;
+  await server.close(DRAIN_SECONDS * 1000);
+  await pubsubTestHooks.drain(undefined, Math.max(deadline - Date.now(), 1)).catch(() => {
+    process.stdout.write("deliveries still in flight were left to be delivered again at the next start\n");
+  });
+  return runShutdownHooks();
+}
+
+async function runShutdownHooks(): Promise<number> {
   for (const hook of stopHooks) await hook();
   stopHooks = [];
   return 0;
