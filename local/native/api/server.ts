@@ -15,7 +15,7 @@ import { serveObject } from "../objects";
 import { Router } from "./router";
 import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
 import { decodeHttpRequest, encodeHttpResponse } from "./codec";
-import { errorBody, fail, statusByCode, toWireError, type WireError } from "./errors";
+import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "./errors";
 import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
 import { apiCallMeta, invokeTyped } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
@@ -59,10 +59,15 @@ const BODY_TOO_LARGE = "unable to read request body: length limit exceeded\n\nCa
 async function readBody(req: http.IncomingMessage, limit: number | null): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (limit !== null && size > limit) throw fail("invalid_argument", BODY_TOO_LARGE);
-    chunks.push(chunk as Buffer);
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (limit !== null && size > limit) throw fail("invalid_argument", BODY_TOO_LARGE);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    // A client that hung up after sending its whole request still made it, as Encore's gateway sees it.
+    if (!req.complete || err instanceof WireErrorSignal) throw err;
   }
   return Buffer.concat(chunks);
 }
