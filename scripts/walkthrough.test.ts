@@ -1,0 +1,139 @@
+// The README's walkthrough and the self-hosting guide's curls run here as a reader pastes them, in
+// order and in one shell per page, against the app served as `npm start` serves it; each output must
+// match the block after it. Only what genuinely varies between runs is normalized: tokens, timestamps
+// and dates, short codes, the port, user ids, and app-wide counters when the tests share a PostgreSQL
+// server with other test files.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describeLocal, drainTopic, startTestServer, type TestServer } from "../local/testing";
+import { loadAppModel } from "../local/appmodel/cache";
+import { holdCleanupTurnForThisFile } from "../url/__tests__/helpers";
+import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples } from "./walkthrough";
+
+// The self-hosting guide's cron-trigger example needs the server to know the token; secrets are read
+// when the endpoint module loads, so this runs before any import.
+const CRON_TOKEN = vi.hoisted(() => {
+  const token = "walkthrough-" + "0123456789abcdef".repeat(3);
+  vi.stubEnv("CronTriggerToken", token);
+  return token;
+});
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const PAGES = ["README.md", "docs/self-hosting/README.md"];
+const examplesOf = (page: string) => shellExamples(fs.readFileSync(path.join(root, page), "utf8"), page);
+// With DATABASE_URL the test files of a run share one database, so app-wide counts are not ours alone.
+const sharedDatabase = process.env.DATABASE_URL !== undefined;
+
+describe("the walkthrough checker", () => {
+  const fence = "```";
+  const curl = `${fence}sh\nCODE=abc123\ncurl -s ${DOCS_BASE_URL}/$CODE/stats\n${fence}`;
+
+  it("pairs each curl block with the output block right after it, or with none", () => {
+    const [example] = shellExamples(`intro\n\n${curl}\n\n${fence}json\n{"clicks":2}\n${fence}\n`, "X.md");
+    expect(example.command).toBe(`CODE=abc123\ncurl -s ${DOCS_BASE_URL}/$CODE/stats`);
+    expect(example.output).toBe('{"clicks":2}\n');
+    expect(example.title).toBe("X.md:3 CODE=abc123");
+    expect(shellExamples(`${curl}\nthen\n${fence}json\n{}\n${fence}`, "X.md")[0].output).toBeNull();
+    expect(shellExamples(`${fence}sh\nnpm start\n${fence}`, "X.md")).toEqual([]);
+  });
+
+  it("runs the examples in one shell, stops at the first failing command and names it", async () => {
+    const shell = new ShellSession({ baseUrl: "http://127.0.0.1:1", env: { PATH: process.env.PATH }, cwd: root });
+    try {
+      expect(await shell.run({ title: "a", command: "X=1", output: null })).toBe("");
+      expect(await shell.run({ title: "b", command: "echo $X", output: null })).toBe("1\n");
+      await expect(shell.run({ title: "c", command: "echo $UNSET", output: null })).rejects.toThrow(/^c failed: .*UNSET: unbound variable/);
+    } finally {
+      await shell.close();
+    }
+  });
+
+  it("normalizes tokens, times, dates, ids, codes and the port, and nothing else", () => {
+    const options = { baseUrl: "http://127.0.0.1:5555", codes: new Map([["zz99zz", "abc123"]]), sharedDatabase: false };
+    const real = '{"token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln","expiresAt":"2030-01-02T03:04:05.678Z"}';
+    expect(normalizeOutput(real, options)).toBe('{"token":"<token>","expiresAt":"<time>"}');
+    expect(normalizeOutput('{"shortUrl":"http://127.0.0.1:5555/zz99zz","id":"42","date":"2030-01-02"}', options)).toBe(
+      '{"shortUrl":"http://127.0.0.1:4000/abc123","id":"<id>","date":"<date>"}',
+    );
+    expect(normalizeOutput('{"clicks":3,"total":7}', options)).toBe('{"clicks":3,"total":7}');
+    expect(normalizeOutput('{"code":"internal","message":"m","details":null,"internal_message":"a \\"b\\""}', options)).toBe(
+      '{"code":"internal","message":"m","details":null}',
+    );
+    expect(normalizeOutput('{"clicks":3,"total":7}', { ...options, sharedDatabase: true })).toBe('{"clicks":3,"total":<n>}');
+  });
+
+  it("maps each documented code to the one really issued, first seen first", () => {
+    const checker = new OutputChecker("http://127.0.0.1:5555", false);
+    const example = (output: string) => ({ title: "t", command: "", output });
+    expect(checker.check(example('{"code":"abc123"}'), '{"code":"zz99zz"}')).toBeNull();
+    expect(checker.check(example('{"shortUrl":"http://127.0.0.1:4000/abc123"}'), '{"shortUrl":"http://127.0.0.1:5555/zz99zz"}')).toBeNull();
+    expect(checker.check(example('{"code":"abc123","clicks":1}'), '{"code":"zz99zz","clicks":2}')).toEqual({
+      title: "t",
+      expected: '{"code":"abc123","clicks":1}',
+      actual: '{"code":"abc123","clicks":2}',
+    });
+    expect(checker.check({ title: "quiet", command: "", output: null }, "noise")).toMatchObject({ expected: "", actual: "noise" });
+  });
+
+  it("reads the requests a command sends and the route each hits", () => {
+    expect(requestsOf(`curl -s ${DOCS_BASE_URL}/$CODE/stats`)).toEqual([{ method: "GET", path: "/$CODE/stats" }]);
+    expect(requestsOf(`T=$(curl -s -H 'A: b' -d '{}' '${DOCS_BASE_URL}/shorten' | jq -r .code)\ncurl -s -X DELETE ${DOCS_BASE_URL}/urls/$T`)).toEqual([
+      { method: "POST", path: "/shorten" },
+      { method: "DELETE", path: "/urls/$T" },
+    ]);
+    const routes = ["/:code", "/:code/stats", "/urls", "/urls/:code"];
+    expect(routeOf(routes, "/urls")).toBe("/urls");
+    expect(routeOf(routes, "/abc123")).toBe("/:code");
+    expect(routeOf(routes, "/urls/abc123")).toBe("/urls/:code");
+    expect(routeOf(routes, "/a/b/c")).toBeNull();
+  });
+
+  it("shows a curl for every exposed endpoint of the app", () => {
+    const exposed = loadAppModel(root).endpoints.filter((e) => e.expose);
+    const shown = new Set<string>();
+    for (const { method, path: urlPath } of PAGES.flatMap(examplesOf).flatMap((e) => requestsOf(e.command))) {
+      const route = routeOf(exposed.filter((e) => e.methods.includes(method as never)).map((e) => e.path), urlPath);
+      if (route !== null) shown.add(`${method} ${route}`);
+    }
+    const missing = exposed.flatMap((e) => e.methods.map((m) => `${m} ${e.path}`)).filter((key) => !shown.has(key));
+    expect(missing).toEqual([]);
+    expect(exposed.length).toBeGreaterThanOrEqual(10);
+  });
+});
+
+describeLocal("the documented commands, pasted in order", () => {
+  let server: TestServer;
+  // Commands run in an empty directory, so nothing they write lands in the repository.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "walkthrough-"));
+
+  // The self-hosting guide runs the stale-link cleanup, which must not race the url service's cleanup tests.
+  holdCleanupTurnForThisFile();
+
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.close();
+    vi.unstubAllEnvs();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it.each(PAGES)("%s", async (page) => {
+    const examples = examplesOf(page);
+    expect(examples.length).toBeGreaterThanOrEqual(page === "README.md" ? 8 : 2);
+    const shell = new ShellSession({ baseUrl: server.baseUrl, env: { PATH: process.env.PATH, HOME: scratch, CRON_TRIGGER_TOKEN: CRON_TOKEN }, cwd: scratch });
+    const checker = new OutputChecker(server.baseUrl, sharedDatabase);
+    try {
+      for (const example of examples) {
+        // Analytics reads what the url-shortened events delivered: a reader typing the command sees them handled.
+        if (example.command.includes("/analytics/")) await drainTopic("url-shortened");
+        expect(checker.check(example, await shell.run(example))).toBeNull();
+      }
+    } finally {
+      await shell.close();
+    }
+  });
+});
