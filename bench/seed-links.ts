@@ -3,7 +3,7 @@
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import type { AppState } from "../local/e2e/spawn-app";
-import { embeddedDatabaseDir } from "../local/native/sqldb/open";
+import { databaseDir } from "../local/layout.mjs";
 import { databaseUrl } from "../local/native/sqldb/server-engine";
 
 const insert = `
@@ -27,7 +27,7 @@ export async function seedLinks(state: AppState, codes: string[]): Promise<void>
     }
     return;
   }
-  const db = new PGlite(embeddedDatabaseDir(state.dataDir, "url"));
+  const db = new PGlite(databaseDir("url", state.dataDir));
   try {
     await db.query(insert, [codes]);
   } finally {

@@ -4,13 +4,13 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadAppModel } from "./appmodel/cache";
 import { AppCompileError, type AppModel } from "./appmodel/model";
-import { generate, genDir } from "./codegen/generate";
-import { appRootDir } from "./paths";
+import { generate } from "./codegen/generate";
+import { appRoot, genDirOf } from "./layout.mjs";
 
 /** Analyzes the app like Encore's compiler; on a rule violation prints it and exits 1. */
 function compile(): AppModel {
   try {
-    return loadAppModel(appRootDir);
+    return loadAppModel(appRoot);
   } catch (e) {
     if (e instanceof AppCompileError) {
       process.stderr.write(e.message + "\n");
@@ -38,7 +38,7 @@ async function start(): Promise<void> {
     const { onShutdown } = await import("./native/api/server");
     onShutdown(startCronScheduler());
   }
-  await import(pathToFileURL(path.join(genDir(appRootDir), "internal", "entrypoints", "main.js")).href);
+  await import(pathToFileURL(path.join(genDirOf(appRoot), "internal", "entrypoints", "main.js")).href);
 }
 
 /**

@@ -35,8 +35,8 @@ export const singleConnectionDatabase = localRuntime && !process.env.DATABASE_UR
 
 /** Registers every endpoint, gateway and subscription, as the generated entrypoint does. */
 async function loadApp(): Promise<void> {
-  const { genDir } = await import("./hooks/resolve.mjs");
-  await import(/* @vite-ignore */ path.join(genDir, "internal", "entrypoints", "register.js"));
+  const { appRoot, genDirOf } = await import("./layout.mjs");
+  await import(/* @vite-ignore */ path.join(genDirOf(appRoot), "internal", "entrypoints", "register.js"));
 }
 
 /** Serves every endpoint of the app in-process on 127.0.0.1:<free port>, exactly as `npm start` does. */

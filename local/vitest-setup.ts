@@ -5,7 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { loadAppModel } from "./appmodel/cache";
 import { generate } from "./codegen/generate";
-import { appRootDir } from "./paths";
+import { appRoot, testScratchRoot } from "./layout.mjs";
 
 /** Compiles the app at `root` (throwing AppCompileError on a rule violation) and generates its code. */
 export function prepareApp(root: string): void {
@@ -21,7 +21,7 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Test workers keep objects in .local/test/<pid>/; remove those whose worker has exited. */
+/** Test workers keep objects in <testScratchRoot>/<pid>/; remove those whose worker has exited. */
 function removeScratchOfExitedWorkers(dir: string): void {
   if (!fs.existsSync(dir)) return;
   for (const pid of fs.readdirSync(dir)) {
@@ -30,11 +30,11 @@ function removeScratchOfExitedWorkers(dir: string): void {
 }
 
 export default async function setup(): Promise<() => Promise<void>> {
-  prepareApp(appRootDir);
+  prepareApp(appRoot);
   const run = process.env.LOCAL_TEST_DB_RUN ?? randomBytes(4).toString("hex");
   process.env.LOCAL_TEST_DB_RUN = run;
   return async () => {
-    removeScratchOfExitedWorkers(path.join(appRootDir, ".local", "test"));
+    removeScratchOfExitedWorkers(testScratchRoot);
     if (!process.env.DATABASE_URL) return;
     const { dropTestDatabases } = await import("./native/sqldb");
     await dropTestDatabases(run);

@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cachePath, loadAppModel } from "./cache";
+import { appModelFileOf } from "../layout.mjs";
+import { loadAppModel } from "./cache";
 import { AppCompileError } from "./model";
 
 // Under the repository (inside .local, which git ignores) so the copy still resolves encore.dev.
@@ -19,9 +20,9 @@ function copyFixture(name: string): string {
 
 /** Marks the cached model so a later load shows whether it came from the cache. */
 function markCache(root: string): void {
-  const entry = JSON.parse(fs.readFileSync(cachePath(root), "utf8"));
+  const entry = JSON.parse(fs.readFileSync(appModelFileOf(root), "utf8"));
   entry.model.services[0].name = "from-cache";
-  fs.writeFileSync(cachePath(root), JSON.stringify(entry));
+  fs.writeFileSync(appModelFileOf(root), JSON.stringify(entry));
 }
 
 beforeAll(() => fs.mkdirSync(scratch, { recursive: true }));
@@ -36,8 +37,8 @@ describe("loadAppModel", () => {
   it("analyzes on first use and writes .local/app-model.json", () => {
     const model = loadAppModel(root);
     expect(model.services.map((s) => s.name)).toEqual(["account", "shop", "stats"]);
-    expect(fs.existsSync(cachePath(root))).toBe(true);
-    expect(cachePath(root)).toBe(path.join(root, ".local", "app-model.json"));
+    expect(fs.existsSync(appModelFileOf(root))).toBe(true);
+    expect(appModelFileOf(root)).toBe(path.join(root, ".local", "app-model.json"));
   });
 
   it("reuses the cached model while nothing changed", () => {
@@ -64,10 +65,10 @@ describe("loadAppModel", () => {
   it("caches compile errors too and rethrows them", () => {
     const broken = copyFixture("conflicting-paths");
     expect(() => loadAppModel(broken)).toThrow(AppCompileError);
-    const entry = JSON.parse(fs.readFileSync(cachePath(broken), "utf8"));
+    const entry = JSON.parse(fs.readFileSync(appModelFileOf(broken), "utf8"));
     expect(entry.errors.map((e: { rule: string }) => e.rule)).toEqual(["conflicting-paths"]);
     entry.errors[0].message = "from cache";
-    fs.writeFileSync(cachePath(broken), JSON.stringify(entry));
+    fs.writeFileSync(appModelFileOf(broken), JSON.stringify(entry));
     expect(() => loadAppModel(broken)).toThrow(/svc\/items\.ts:4:\d+: from cache \[conflicting-paths\]/);
   });
 });

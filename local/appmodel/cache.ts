@@ -5,6 +5,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { appModelFileOf } from "../layout.mjs";
 import { analyzeApp } from "./analyze";
 import { appFiles } from "./files";
 import { type AppModel, AppCompileError, type CompileError } from "./model";
@@ -59,10 +60,6 @@ export function appHash(root: string): string {
   return h.digest("hex");
 }
 
-/** Where the cached model of an app lives. */
-export function cachePath(root: string): string {
-  return path.join(root, ".local", "app-model.json");
-}
 
 function readEntry(file: string): CacheEntry | null {
   try {
@@ -83,7 +80,7 @@ function writeEntry(file: string, entry: CacheEntry): void {
 /** The app model of the app at `root`, from the cache when its hash matches; throws AppCompileError. */
 export function loadAppModel(root: string): AppModel {
   const absRoot = path.resolve(root);
-  const file = cachePath(absRoot);
+  const file = appModelFileOf(absRoot);
   const hash = appHash(absRoot);
   let entry = readEntry(file);
   if (entry === null || entry.hash !== hash) {

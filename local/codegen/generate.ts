@@ -4,11 +4,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AppModel, EndpointModel } from "../appmodel/model";
+import { genDirOf } from "../layout.mjs";
 
-/** The generated directory; tsconfig and the loader hooks map ~encore/* here. */
-export function genDir(root: string): string {
-  return path.join(root, ".local", "gen");
-}
 
 /** A JS identifier for a service name, as Encore derives it (dashes become underscores). */
 export function ident(name: string): string {
@@ -170,7 +167,7 @@ function removeStale(dir: string, keep: Set<string>): void {
 
 /** Writes .local/gen from the model, replacing what was there. Returns the directory. */
 export function generate(model: AppModel): string {
-  const dir = genDir(model.root);
+  const dir = genDirOf(model.root);
   const files = new Map<string, string>();
   const put = (rel: string, content: string) => files.set(path.join(dir, rel), content);
 

@@ -3,22 +3,15 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { appRoot, genDirOf } from "../layout.mjs";
 
 const localDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-/**
- * The app the local runtime runs: the directory holding encore.app, by default the one above local/.
- * ENCORE_LOCAL_APP_ROOT points it at another app (the runtime's own test fixtures).
- */
-export const appRoot = process.env.ENCORE_LOCAL_APP_ROOT
-  ? path.resolve(process.env.ENCORE_LOCAL_APP_ROOT)
-  : path.dirname(localDir);
 
 /** Our stand-in for the SDK's native binding. */
 export const napiPath = path.join(localDir, "native", "napi.ts");
 
-/** Generated ~encore/* modules. */
-export const genDir = path.join(appRoot, ".local", "gen");
+/** Generated ~encore/* modules of the app being run. */
+const genDir = genDirOf(appRoot);
 
 const SDK_RUNTIME_DIR = `${path.sep}encore.dev${path.sep}dist${path.sep}internal${path.sep}runtime${path.sep}`;
 

@@ -3,16 +3,12 @@ import fs from "node:fs";
 import path from "node:path";
 import type { AppModel } from "../appmodel/model";
 import { loadAppModel } from "../appmodel/cache";
-import { appRootDir } from "../paths";
+import { appRoot, testScratchRoot } from "../layout.mjs";
 
-/** The app root: the directory holding encore.app. */
-export const appRoot = appRootDir;
+export { appRoot };
 
 /** True under vitest (NODE_ENV=test), as Encore's own runtime decides test mode. */
 export const testMode = process.env.NODE_ENV === "test";
-
-/** Where local state lives: .local/ (databases, objects), or ENCORE_LOCAL_DATA_DIR (benchmarks, e2e tests). */
-export const dataDir = process.env.ENCORE_LOCAL_DATA_DIR ? path.resolve(process.env.ENCORE_LOCAL_DATA_DIR) : path.join(appRoot, ".local");
 
 let model: AppModel | null = null;
 
@@ -36,7 +32,7 @@ export function setApiBaseUrl(url: string): void {
 
 /** A per-process scratch directory for test state that must not leak between workers. */
 export function testScratchDir(): string {
-  const dir = path.join(dataDir, "test", `${process.pid}`);
+  const dir = path.join(testScratchRoot, `${process.pid}`);
   fs.mkdirSync(dir, { recursive: true });
   return dir;
 }

@@ -5,7 +5,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type http from "node:http";
-import { apiBaseUrl, appModel, dataDir, testMode, testScratchDir } from "./context";
+import { objectsDir } from "../layout.mjs";
+import { apiBaseUrl, appModel, testMode, testScratchDir } from "./context";
 import { LocalObjects } from "./objects/local";
 import type { Bucket } from "./objects/bucket";
 
@@ -19,7 +20,7 @@ let root: string | null = null;
 
 function objectsRoot(): string {
   if (root !== null) return root;
-  if (!testMode) return (root = path.join(dataDir, "objects"));
+  if (!testMode) return (root = objectsDir);
   root = path.join(testScratchDir(), "objects");
   const marks = globalThis as { [WIPED]?: boolean };
   if (!marks[WIPED]) {

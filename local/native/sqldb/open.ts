@@ -4,9 +4,9 @@
 // With DATABASE_URL, a PostgreSQL server: database <name>, or test_<run>_<name> under tests, shared by
 // every test process of one run (as Encore's test databases are) and dropped at the end of the run.
 import crypto from "node:crypto";
-import path from "node:path";
 import type { DatabaseModel } from "../../appmodel/model";
-import { appModel, dataDir, testMode } from "../context";
+import { databaseDir, pgliteTemplateDir } from "../../layout.mjs";
+import { appModel, testMode } from "../context";
 import { SqlDatabase, type EngineSpec } from "./database";
 import { quoteIdent } from "./engine";
 import { openPglite } from "./pglite-engine";
@@ -16,7 +16,6 @@ import { databaseUrl, ensureDatabase, openServer, withMaintenanceClient } from "
 export interface EngineEnv {
   databaseUrl?: string;
   testMode: boolean;
-  dataDir: string;
   /** Names this process's test databases on a server; defaults to LOCAL_TEST_DB_RUN. */
   testRun?: string;
 }
@@ -37,11 +36,6 @@ export function serverDatabaseName(encoreName: string, env: EngineEnv): string {
   return env.testMode ? `test_${env.testRun ?? testRunId()}_${encoreName}` : `${process.env.LOCAL_DB_NAME_PREFIX ?? ""}${encoreName}`;
 }
 
-/** Where `npm start` keeps an embedded database's files under the data dir. */
-export function embeddedDatabaseDir(dataDir: string, encoreName: string): string {
-  return path.join(dataDir, "db", encoreName);
-}
-
 /** How to open the given database in the given environment. */
 export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
   const serverUrl = env.databaseUrl;
@@ -60,7 +54,7 @@ export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
     open: () =>
       openPglite(
         db.name,
-        env.testMode ? { memory: true, templateDir: path.join(env.dataDir, "pglite") } : { dir: embeddedDatabaseDir(env.dataDir, db.name) },
+        env.testMode ? { memory: true, templateDir: pgliteTemplateDir } : { dir: databaseDir(db.name) },
       ),
     connString() {
       throw new Error(
@@ -82,7 +76,7 @@ export function openDatabase(encoreName: string): SqlDatabase {
     const names = declared.map((d) => d.name).join(", ") || "none";
     throw new Error(`unknown database "${encoreName}": the app declares these databases: ${names}`);
   }
-  const db = new SqlDatabase(model, engineSpec(model, { databaseUrl: process.env.DATABASE_URL, testMode, dataDir }));
+  const db = new SqlDatabase(model, engineSpec(model, { databaseUrl: process.env.DATABASE_URL, testMode }));
   opened.set(encoreName, db);
   return db;
 }

@@ -5,7 +5,6 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { DatabaseModel } from "../../appmodel/model";
-import { dataDir } from "../context";
 import { Cursor, QueryArgs } from "./cursor";
 import { SqlDatabase } from "./database";
 import type { Engine } from "./engine";
@@ -57,8 +56,8 @@ export function testEngines(): TestEngine[] {
       if (env.databaseUrl) await dropTestDatabases(run, env.databaseUrl);
     },
   });
-  const engines = [make("pglite", { testMode: true, dataDir })];
-  if (serverUrl) engines.push(make("server", { testMode: true, dataDir, databaseUrl: serverUrl, testRun: run }));
+  const engines = [make("pglite", { testMode: true })];
+  if (serverUrl) engines.push(make("server", { testMode: true, databaseUrl: serverUrl, testRun: run }));
   return engines;
 }
 

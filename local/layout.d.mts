@@ -1,0 +1,10 @@
+export declare const appRoot: string;
+export declare function buildDir(root: string): string;
+export declare function genDirOf(root: string): string;
+export declare function appModelFileOf(root: string): string;
+export declare const dataDir: string;
+export declare function databaseDir(name: string, dir?: string): string;
+export declare const pgliteTemplateDir: string;
+export declare const objectsDir: string;
+export declare const devSecretsFile: string;
+export declare const testScratchRoot: string;
