@@ -24,7 +24,7 @@ async function start(): Promise<void> {
   generate(compile());
   // Before anything opens the databases: the app's modules may start work as they load.
   const { lockDataDir, DataDirBusy } = await import("./native/data-lock");
-  const { dataDir } = await import("./native/context");
+  const { dataDir } = await import("./layout.mjs");
   try {
     lockDataDir(dataDir);
   } catch (e) {
@@ -32,6 +32,8 @@ async function start(): Promise<void> {
     process.stderr.write(e.message + "\n");
     process.exit(1);
   }
+  const { devSecretNames, ensureDevSecrets } = await import("./native/dev-secrets");
+  ensureDevSecrets(devSecretNames(process.argv));
   register("./hooks/node-hooks.mjs", import.meta.url);
   if (process.env.LOCAL_RUN_CRON === "1") {
     const { startCronScheduler } = await import("./native/cron");

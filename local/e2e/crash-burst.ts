@@ -1,7 +1,7 @@
 // kill -9 of `npm start` in the middle of a burst of shortens and clicks, then a restart on the same
 // data: what was acknowledged must all be there, and analytics must end up counting every stored link.
 // Used by local/e2e/crash-restart.test.ts (once per engine in CI) and scripts/crash-restart.ts (repeated).
-import { appRootDir } from "../paths";
+import { appRoot as appRootDir } from "../layout.mjs";
 import { freshAppState, removeAppState, startApp, type SpawnedApp } from "./spawn-app";
 
 /** What one crash-and-restart run saw. */

@@ -4,7 +4,7 @@
 // token), recover by itself within 2 s, and lose nothing it acknowledged.
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { appRootDir } from "../paths";
+import { appRoot as appRootDir } from "../layout.mjs";
 import { freshAppState, removeAppState, startApp, type AppState, type SpawnedApp } from "./spawn-app";
 
 const serverUrl = process.env.DATABASE_URL;

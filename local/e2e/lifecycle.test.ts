@@ -5,7 +5,7 @@ import fs from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { appRootDir } from "../paths";
+import { appRoot as appRootDir } from "../layout.mjs";
 import { freshAppState, removeAppState, startApp, type AppState, type SpawnedApp } from "./spawn-app";
 
 const ENV = { JWTSecret: "lifecycle-test-secret-lifecycle-test-32b", LOG_LEVEL: "error" };

@@ -4,7 +4,8 @@
 // disk; test processes keep messages in memory only (each test run starts empty).
 import type { Napi } from "./napi-types";
 import path from "node:path";
-import { appModel, dataDir, testMode } from "./context";
+import { dataDir } from "../layout.mjs";
+import { appModel, testMode } from "./context";
 import { decodeJson, encodeJson } from "./api/codec";
 import { LogLevel, rootLogger } from "./logger";
 import { Broker, type BrokerTestHooks } from "./pubsub/broker";

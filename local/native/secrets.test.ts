@@ -1,4 +1,4 @@
-import { describe, it, expect, vi, afterEach } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -9,7 +9,8 @@ const { appRoot } = vi.hoisted(() => {
   const nodePath = require("node:path") as typeof import("node:path");
   return { appRoot: nodeFs.mkdtempSync(nodePath.join(nodeOs.tmpdir(), "secrets-test-")) };
 });
-vi.mock("./context", () => ({ appRoot }));
+vi.mock("./context", () => ({ appRoot, testMode: true }));
+afterAll(() => fs.rmSync(appRoot, { recursive: true, force: true }));
 
 import { findSecret, lookupSecret, parseLocalSecrets, readLocalSecrets, Secret } from "./secrets";
 
@@ -74,14 +75,21 @@ describe("looking up a secret", () => {
   });
 
   it("prefers an environment variable of exactly that name, then the cue file", () => {
-    expect(findSecret("JWTSecret", { JWTSecret: "from-env" }, file)?.cached()).toBe("from-env");
-    expect(findSecret("JWTSecret", { JWTSECRET: "wrong case" }, file)?.cached()).toBe("from-cue-file");
-    expect(findSecret("JWTSecret", { JWTSecret: "" }, file)?.cached()).toBe("");
+    expect(findSecret("JWTSecret", { JWTSecret: "from-env" }, [file])?.cached()).toBe("from-env");
+    expect(findSecret("JWTSecret", { JWTSECRET: "wrong case" }, [file])?.cached()).toBe("from-cue-file");
+    expect(findSecret("JWTSecret", { JWTSecret: "" }, [file])?.cached()).toBe("");
+  });
+
+  it("falls back to the next file only for a secret the first does not set", () => {
+    const generated = path.join(appRoot, "generated.cue");
+    fs.writeFileSync(generated, 'JWTSecret: "generated"\nOnlyGenerated: "g"\n');
+    expect(findSecret("JWTSecret", {}, [file, generated])?.cached()).toBe("from-cue-file");
+    expect(findSecret("OnlyGenerated", {}, [file, generated])?.cached()).toBe("g");
   });
 
   it("is null when neither sets it, and when there is no cue file", () => {
-    expect(findSecret("Unset", {}, file)).toBeNull();
-    expect(findSecret("JWTSecret", {}, path.join(appRoot, "missing.cue"))).toBeNull();
+    expect(findSecret("Unset", {}, [file])).toBeNull();
+    expect(findSecret("JWTSecret", {}, [path.join(appRoot, "missing.cue")])).toBeNull();
   });
 
   it("reads the file once per process", () => {

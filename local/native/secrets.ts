@@ -6,7 +6,8 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Napi } from "./napi-types";
-import { appRoot } from "./context";
+import { devSecretsFile } from "../layout.mjs";
+import { appRoot, testMode } from "./context";
 
 export const LOCAL_SECRETS_FILE = ".secrets.local.cue";
 
@@ -142,12 +143,25 @@ export function readLocalSecrets(file: string): Map<string, string> {
   return values;
 }
 
-/** Looks a secret up in the environment, then in the cue file; null when neither sets it. */
-export function findSecret(name: string, env: NodeJS.ProcessEnv, cueFile: string): Secret | null {
-  const value = env[name] ?? readLocalSecrets(cueFile).get(name);
+/**
+ * Looks a secret up in the environment, then in each cue file in order (.secrets.local.cue, then the
+ * values `npm start --dev-secret` generated); null when none sets it.
+ */
+export function findSecret(name: string, env: NodeJS.ProcessEnv, cueFiles: string[]): Secret | null {
+  let value = env[name];
+  for (const file of cueFiles) value ??= readLocalSecrets(file).get(name);
   return value === undefined ? null : new Secret(value);
 }
 
+/** The files secrets come from: tests read only .secrets.local.cue, as `encore test` does. */
+const secretFiles = [path.join(appRoot, LOCAL_SECRETS_FILE), ...(testMode ? [] : [devSecretsFile])];
+
 export function lookupSecret(name: string): Secret | null {
-  return findSecret(name, process.env, path.join(appRoot, LOCAL_SECRETS_FILE));
+  return findSecret(name, process.env, secretFiles);
+}
+
+/** Where lookupSecret finds a value: "environment", the file's path, or null when unset. */
+export function secretSource(name: string): string | null {
+  if (process.env[name] !== undefined) return "environment";
+  return secretFiles.find((file) => readLocalSecrets(file).has(name)) ?? null;
 }

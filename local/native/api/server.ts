@@ -24,6 +24,7 @@ import { runIsolated } from "./isolate";
 import { CorsPolicy, corsModeFromEnv } from "./cors";
 import { HEALTHZ_PATH, sendHealth } from "./healthz";
 import { readGlobalCors } from "../../appmodel/appfile";
+import { startupBanner } from "../banner";
 
 function buildRouter(): Router<RegisteredEndpoint> {
   const router = new Router<RegisteredEndpoint>();
@@ -307,7 +308,7 @@ export async function runForever(): Promise<number> {
     return 1;
   }
   recordServingPort(Number(new URL(server.baseUrl).port));
-  process.stdout.write(`API listening on ${server.baseUrl}\n`);
+  process.stdout.write(startupBanner(server.baseUrl));
   await stop;
   process.stdout.write("shutting down\n");
   // The port is free as soon as close() starts; requests in flight get DRAIN_SECONDS to finish.
