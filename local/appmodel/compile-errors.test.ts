@@ -65,6 +65,8 @@ const CASES: Record<string, Expected[]> = {
     ["svc/cron.ts", 6, "cron-invalid-every", "`every` must be a multiple of 60 seconds"],
     ["svc/cron.ts", 7, "cron-invalid-every", "`every` must be at most 24 hours"],
     ["svc/cron.ts", 8, "cron-invalid-schedule", "must have exactly 5 fields"],
+    ["svc/cron.ts", 9, "cron-invalid-schedule", 'day of week field "7": 7 is out of range 0-6'],
+    ["svc/cron.ts", 10, "cron-invalid-schedule", 'month field "jan": names are not supported'],
   ],
   "secret-not-global": [["svc/secrets.ts", 4, "secret-not-global", "secrets must be defined globally"]],
   "duplicate-resources": [

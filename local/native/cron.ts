@@ -1,150 +1,14 @@
-// Cron jobs for the local runtime: schedules checked as Encore's compiler checks them, the next run
-// computed in UTC, jobs triggerable by name, and an optional scheduler.
+// Cron jobs for the local runtime: jobs triggerable by name, and an optional scheduler that runs
+// them when their schedule (appmodel/cron-schedule.ts) or `every` says.
 // Encore itself never runs cron jobs under `encore run`, in `encore test` or when self-hosted
 // (ENCORE.md §8), so the scheduler is opt-in: `npm start` starts it only when LOCAL_RUN_CRON=1.
 import type { CronJobModel } from "../appmodel/model";
+import { parseCronSchedule } from "../appmodel/cron-schedule";
 import type { Napi } from "./napi-types";
 import { appModel } from "./context";
 import { apiCall } from "./api/calls";
 import { ApiCallError } from "./api/errors";
 import { LogLevel, rootLogger } from "./logger";
-
-/** A parsed 5-field schedule: the allowed values of each field. */
-export interface CronSchedule {
-  expr: string;
-  minutes: Set<number>;
-  hours: Set<number>;
-  daysOfMonth: Set<number>;
-  months: Set<number>;
-  daysOfWeek: Set<number>;
-  /** Vixie cron's DOM_STAR/DOW_STAR: a field starting with "*" does not take part in the OR rule. */
-  domStar: boolean;
-  dowStar: boolean;
-}
-
-interface FieldSpec {
-  name: string;
-  min: number;
-  max: number;
-  names?: string[];
-}
-
-const FIELDS: FieldSpec[] = [
-  { name: "minute", min: 0, max: 59 },
-  { name: "hour", min: 0, max: 23 },
-  { name: "day of month", min: 1, max: 31 },
-  { name: "month", min: 1, max: 12 },
-  { name: "day of week", min: 0, max: 6, names: ["SUN", "MON", "TUE", "WED", "THU", "FRI", "SAT"] },
-];
-
-/** Encore's own message (tsparser/src/parser/resources/infra/cron.rs). */
-const FIELD_COUNT_ERROR =
-  'invalid cron expression: must have exactly 5 fields (minute, hour, day of month, month, day of week), e.g. "* * * * *".';
-
-/** Longest month lengths; February counts 29 because leap years exist. */
-const MAX_DAYS_IN_MONTH = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-function parseValue(text: string, spec: FieldSpec, fail: (why: string) => never): number {
-  const named = spec.names?.indexOf(text.toUpperCase()) ?? -1;
-  if (named >= 0) return named;
-  if (!/^\d+$/.test(text)) {
-    if (/^[A-Za-z]+$/.test(text)) {
-      fail(spec.names ? `unknown day name "${text}" (use SUN to SAT)` : `names are not supported in the ${spec.name} field, use numbers`);
-    }
-    fail(`"${text}" is not a number`);
-  }
-  const n = Number(text);
-  if (n < spec.min || n > spec.max) {
-    const hint = spec.name === "day of week" && n === 7 ? " (Sunday is 0)" : "";
-    fail(`${n} is out of range ${spec.min}-${spec.max}${hint}`);
-  }
-  return n;
-}
-
-/**
- * The grammar of the cron-parser crate Encore's compiler validates with (0.8.1): "*", "*\/n",
- * "a-b", numbers, day names, comma lists. It has no "a-b/n" or "a/n", so neither do we.
- */
-function parseField(text: string, spec: FieldSpec, expr: string): Set<number> {
-  const fail = (why: string): never => {
-    throw new Error(`invalid cron schedule "${expr}": ${spec.name} field "${text}": ${why}`);
-  };
-  const values = new Set<number>();
-  for (const item of text.split(",")) {
-    if (item === "") fail("empty list item");
-    if (item === "*") {
-      for (let i = spec.min; i <= spec.max; i++) values.add(i);
-    } else if (item.startsWith("*/")) {
-      const step = item.slice(2);
-      if (!/^\d+$/.test(step) || Number(step) < 1 || Number(step) > spec.max) fail(`step must be a number from 1 to ${spec.max}`);
-      for (let i = spec.min; i <= spec.max; i += Number(step)) values.add(i);
-    } else if (item.includes("/")) {
-      fail('steps are only supported as "*/n"; Encore\'s schedule parser rejects "a-b/n" and "a/n"');
-    } else if (item.includes("-")) {
-      const parts = item.split("-");
-      if (parts.length !== 2) fail(`"${item}" is not a range`);
-      const [lo, hi] = parts.map((p) => parseValue(p, spec, fail));
-      if (lo > hi) fail(`range ${item} runs backwards`);
-      for (let i = lo; i <= hi; i++) values.add(i);
-    } else {
-      values.add(parseValue(item, spec, fail));
-    }
-  }
-  return values;
-}
-
-/** Parses and checks a 5-field UTC schedule; throws an Error naming the expression and the field. */
-export function parseCronSchedule(expr: string): CronSchedule {
-  const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 5) throw new Error(`${FIELD_COUNT_ERROR} Got "${expr}".`);
-  const [minutes, hours, daysOfMonth, months, daysOfWeek] = fields.map((f, i) => parseField(f, FIELDS[i], expr));
-  const schedule: CronSchedule = {
-    expr,
-    minutes,
-    hours,
-    daysOfMonth,
-    months,
-    daysOfWeek,
-    domStar: fields[2].startsWith("*"),
-    dowStar: fields[4].startsWith("*"),
-  };
-  const someDayExists = [...months].some((m) => [...daysOfMonth].some((d) => d <= MAX_DAYS_IN_MONTH[m - 1]));
-  if (!someDayExists && (schedule.dowStar || schedule.domStar)) {
-    throw new Error(`invalid cron schedule "${expr}": it never runs, no allowed month has any of the allowed days`);
-  }
-  return schedule;
-}
-
-function dayMatches(s: CronSchedule, d: Date): boolean {
-  const dom = s.daysOfMonth.has(d.getUTCDate());
-  const dow = s.daysOfWeek.has(d.getUTCDay());
-  // Standard cron: when both day fields are restricted, either one matching is enough.
-  return s.domStar || s.dowStar ? dom && dow : dom || dow;
-}
-
-/** The first minute strictly after `after` that the schedule allows (UTC). */
-export function nextCronRun(s: CronSchedule, after: Date): Date {
-  const t = new Date(after.getTime());
-  t.setUTCSeconds(0, 0);
-  t.setUTCMinutes(t.getUTCMinutes() + 1);
-  const limit = after.getTime() + 10 * 366 * 86_400_000;
-  while (t.getTime() <= limit) {
-    if (!s.months.has(t.getUTCMonth() + 1)) {
-      t.setUTCMonth(t.getUTCMonth() + 1, 1);
-      t.setUTCHours(0, 0);
-    } else if (!dayMatches(s, t)) {
-      t.setUTCDate(t.getUTCDate() + 1);
-      t.setUTCHours(0, 0);
-    } else if (!s.hours.has(t.getUTCHours())) {
-      t.setUTCHours(t.getUTCHours() + 1, 0);
-    } else if (!s.minutes.has(t.getUTCMinutes())) {
-      t.setUTCMinutes(t.getUTCMinutes() + 1);
-    } else {
-      return t;
-    }
-  }
-  throw new Error(`cron schedule "${s.expr}" has no run in the next 10 years`);
-}
 
 /** `every` runs "around the clock each day, starting at midnight (UTC)" (docs/ts/primitives/cron-jobs.md). */
 export function nextEveryRun(everyMs: number, after: Date): Date {
@@ -155,7 +19,7 @@ export function nextEveryRun(everyMs: number, after: Date): Date {
 
 export function nextJobRun(job: CronJobModel, after: Date): Date {
   if (job.everyMs !== null) return nextEveryRun(job.everyMs, after);
-  if (job.schedule !== null) return nextCronRun(parseCronSchedule(job.schedule), after);
+  if (job.schedule !== null) return parseCronSchedule(job.schedule).next(after);
   throw new Error(`cron job "${job.id}" has neither a schedule nor every`);
 }
 

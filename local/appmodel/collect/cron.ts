@@ -2,7 +2,7 @@
 import ts from "typescript";
 import { declarationOf } from "../bind";
 import { ParseFailure } from "../diagnostics";
-import { cronScheduleError } from "../duration";
+import { cronScheduleError } from "../cron-schedule";
 import { type ConfigProps, requiredProp, stringLit } from "../literal";
 import type { CronJobModel } from "../model";
 import { type Pass, isNew, locOf, parseEach } from "../pass";
