@@ -123,7 +123,9 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
       return remove(name);
     });
 
+    const logError = vi.spyOn(log, "error").mockImplementation(() => {});
     await expect(deleteStaleUrls(cutoff)).rejects.toThrow(`1 QR image(s) left in qr-codes: ${qrObjectName(unlucky)}`);
+    expect(logError).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/QR image/), { object: qrObjectName(unlucky) });
 
     expect(await surviving([unlucky, lucky])).toEqual([]);
     expect(await qrCodes.exists(qrObjectName(lucky))).toBe(false);

@@ -60,7 +60,7 @@ describe("POST /shorten", () => {
 
   it("keeps the link when publishing fails, and logs a warning naming the code", async () => {
     vi.spyOn(urlShortened, "publish").mockRejectedValueOnce(new Error("broker unreachable"));
-    const logWarn = vi.spyOn(log, "warn");
+    const logWarn = vi.spyOn(log, "warn").mockImplementation(() => {});
     const user = newUser();
     const link = await shortenAs(user, "https://example.com/unpublished");
     expect(await rowsWithCode(link.code)).toHaveLength(1);
@@ -110,9 +110,11 @@ describe("POST /shorten", () => {
 
   it("fails with unavailable and stores no row when the QR upload fails", async () => {
     vi.spyOn(qrCodes, "upload").mockRejectedValueOnce(new Error("object store unreachable"));
+    const logError = vi.spyOn(log, "error").mockImplementation(() => {});
     const user = newUser();
     await expectAPIError(shortenAs(user, "https://example.com/no-image"), ErrCode.Unavailable, /QR code/);
     expect(await linksOf(user)).toBe(0);
+    expect(logError).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/QR code/), expect.anything());
   });
 
   it.each([

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "./spawn-app";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -37,24 +37,31 @@ async function query<T>(database: string, sql: string): Promise<T[]> {
 
 describe.skipIf(!serverUrl)("npm run migrate --config (needs DATABASE_URL)", () => {
   const server = new URL(serverUrl ?? "postgres://x@127.0.0.1:5432/postgres");
-  const configFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "infra-")), "infra.config.json");
-  fs.writeFileSync(
-    configFile,
-    JSON.stringify({
-      sql_servers: [
-        {
-          host: server.host,
-          tls_config: { disabled: true },
-          databases: Object.fromEntries(
-            Object.entries(names).map(([db, name]) => [db, { name, username: decodeURIComponent(server.username), password: { $env: "MIGRATE_TEST_DB_PASSWORD" } }]),
-          ),
-        },
-      ],
-    }),
-  );
+  // Written when the suite runs (not when a skipped suite is collected) and removed after it.
+  let configDir = "";
+  let configFile = "";
+  beforeAll(() => {
+    configDir = fs.mkdtempSync(path.join(os.tmpdir(), "infra-"));
+    configFile = path.join(configDir, "infra.config.json");
+    fs.writeFileSync(
+      configFile,
+      JSON.stringify({
+        sql_servers: [
+          {
+            host: server.host,
+            tls_config: { disabled: true },
+            databases: Object.fromEntries(
+              Object.entries(names).map(([db, name]) => [db, { name, username: decodeURIComponent(server.username), password: { $env: "MIGRATE_TEST_DB_PASSWORD" } }]),
+            ),
+          },
+        ],
+      }),
+    );
+  });
   const run = () => runCli(appRoot, "migrate", ["--config", configFile], { MIGRATE_TEST_DB_PASSWORD: decodeURIComponent(server.password), DATABASE_URL: "" });
 
   afterAll(async () => {
+    if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
     for (const name of Object.values(names)) await query("postgres", `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
 

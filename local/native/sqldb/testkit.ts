@@ -2,17 +2,17 @@
 // engines to run each test on (PGlite always; the server when DATABASE_URL is set).
 import crypto from "node:crypto";
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import type { DatabaseModel } from "../../appmodel/model";
+import { testScratchDir } from "../context";
 import { Cursor, QueryArgs } from "./cursor";
 import { SqlDatabase } from "./database";
 import type { Engine } from "./engine";
 import { dropTestDatabases, engineSpec, type EngineEnv } from "./open";
 
-/** A database model whose migrations are the given files, written to a fresh temporary directory. */
+/** A database model whose migrations are the given files, in a fresh directory of the worker's test scratch. */
 export function tempDatabase(files: Record<string, string>, name = `t${crypto.randomBytes(4).toString("hex")}`): DatabaseModel {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "sqldb-migrations-"));
+  const dir = fs.mkdtempSync(path.join(testScratchDir(), "sqldb-migrations-"));
   for (const [file, sql] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), sql);
   return {
     name,
