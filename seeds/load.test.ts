@@ -1,12 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { execFile } from "node:child_process";
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { describeLocal } from "../local/testing";
 import { startApp, type SpawnedApp } from "../local/e2e/spawn-app";
-import { CONFIRM_ENV, CONFIRM_FLAG, DEFAULT_BASE_URL, isLocalTarget, loadSeeds, parseArgs, sampleLinks } from "./load";
+import { CONFIRM_ENV, CONFIRM_FLAG, DEFAULT_BASE_URL, DEMO_PASSWORD, isLocalTarget, loadSeeds, parseArgs, sampleLinks } from "./load";
 
 describe("the sample data", () => {
   const links = sampleLinks();
@@ -43,6 +44,15 @@ describe("which targets the loader accepts", () => {
     expect(printed).toEqual([]);
   });
 
+  it("says in one line, from the command line too, that nothing answers when no app runs", async () => {
+    const closed = await closedPort();
+    const baseUrl = `http://127.0.0.1:${closed}`;
+    await expect(loadSeeds({ baseUrl, print: () => {} })).rejects.toThrow(`nothing answers at ${baseUrl} (ECONNREFUSED): start the app first with npm start`);
+    const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
+    const failed = await promisify(execFile)(tsx, [path.join(appRoot, "seeds", "load.ts"), baseUrl]).catch((e: { code: number; stdout: string; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1, stdout: "", stderr: `nothing answers at ${baseUrl} (ECONNREFUSED): start the app first with npm start\n` });
+  });
+
   it("refuses something that is not an http(s) URL", async () => {
     await expect(loadSeeds({ baseUrl: "ftp://127.0.0.1" })).rejects.toThrow("not an http(s) base URL");
   });
@@ -58,6 +68,15 @@ describe("which targets the loader accepts", () => {
 });
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+/** A loopback port nothing listens on: bound by the OS, then released. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
 
 // Against the app as `npm start` runs it, in a child process with its own fresh local state.
 describeLocal("loading the seeds into a running app", () => {
@@ -96,11 +115,28 @@ describeLocal("loading the seeds into a running app", () => {
     const json = await fetch(`${server.baseUrl}/${first.code}`);
     expect(await json.json()).toEqual({ url: first.url });
 
-    // Running it again logs the same account in and adds another set of links.
-    const again = await loadSeeds({ baseUrl: server.baseUrl, email, links: links.slice(0, 2), print: () => {} });
+    // Running it again logs the same account in and adds nothing: no new links, no more visits.
+    const again = await loadSeeds({ baseUrl: server.baseUrl, email, print: () => {} });
     expect(again.account).toBe("login");
-    expect(again.links.map((l) => l.code)).not.toContain(first.code);
+    expect(again).toMatchObject({ created: 0, visits: 0 });
+    expect(again.links.map((l) => l.code)).toEqual(summary.links.map((l) => l.code));
+    const mine = await fetch(`${server.baseUrl}/urls`, { headers: { Authorization: `Bearer ${await tokenOf(email)}` } });
+    const { urls, nextCursor } = (await mine.json()) as { urls: unknown[]; nextCursor?: string };
+    expect(nextCursor).toBeDefined();
+    expect(urls).toHaveLength(20);
+    const stats = await fetch(`${server.baseUrl}/${summary.links[1].code}/stats`);
+    expect(((await stats.json()) as { clicks: number }).clicks).toBe(summary.links[1].visits);
   });
+
+  /** A fresh token for the demo account of one test. */
+  async function tokenOf(email: string): Promise<string> {
+    const login = await fetch(`${server.baseUrl}/auth/login`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ email, password: DEMO_PASSWORD }),
+    });
+    return ((await login.json()) as { token: string }).token;
+  }
 
   it("fails with the server's error when the demo account exists with another password", async () => {
     const email = `demo-${randomUUID()}@example.com`;

@@ -54,7 +54,11 @@ export interface SeedSummary {
   email: string;
   /** "signup" for a new demo account, "login" when it already existed. */
   account: "signup" | "login";
+  /** Every sample link, created now or found from an earlier run. */
   links: SeededLink[];
+  /** How many links this run created. */
+  created: number;
+  /** How many visits this run made (only to links it created). */
   visits: number;
 }
 
@@ -90,9 +94,18 @@ export async function loadSeeds(options: SeedOptions): Promise<SeedSummary> {
   const { token, account } = await signIn(client, email, password);
   print(`${account === "signup" ? "signed up" : "logged in as"} ${email}`);
 
+  // Links the account already has are left alone, so running the loader twice adds nothing.
+  const existing = await ownLinks(client, token);
   const links: SeededLink[] = [];
   let visits = 0;
+  let kept = 0;
   for (const link of options.links ?? sampleLinks()) {
+    const already = existing.get(new URL(link.url).href);
+    if (already !== undefined) {
+      links.push({ ...link, ...already });
+      kept++;
+      continue;
+    }
     const short = await client.call<{ code: string; shortUrl: string }>("POST", "/shorten", { url: link.url }, token);
     for (let i = 0; i < link.visits; i++) {
       const resolved = await client.call<{ url: string }>("GET", `/${short.code}`);
@@ -105,8 +118,26 @@ export async function loadSeeds(options: SeedOptions): Promise<SeedSummary> {
   }
 
   for (const link of links) print(`${link.shortUrl}  ${String(link.visits).padStart(2)} visit${link.visits === 1 ? " " : "s"}  ${link.title}`);
-  print(`seeded ${links.length} links and ${visits} visits on ${baseUrl} as ${email}`);
-  return { baseUrl, email, account, links, visits };
+  const created = links.length - kept;
+  print(`seeded ${created} links and ${visits} visits on ${baseUrl} as ${email}${kept > 0 ? ` (${kept} were already there)` : ""}`);
+  return { baseUrl, email, account, links, created, visits };
+}
+
+/** ownLinks maps each target the account has already shortened to its short link, over every page of GET /urls. */
+async function ownLinks(client: ApiClient, token: string): Promise<Map<string, { code: string; shortUrl: string }>> {
+  const links = new Map<string, { code: string; shortUrl: string }>();
+  let cursor: string | undefined;
+  do {
+    const page = await client.call<{ urls: { code: string; shortUrl: string; originalUrl: string }[]; nextCursor?: string }>(
+      "GET",
+      cursor === undefined ? "/urls" : `/urls?cursor=${encodeURIComponent(cursor)}`,
+      undefined,
+      token,
+    );
+    for (const url of page.urls) if (!links.has(url.originalUrl)) links.set(url.originalUrl, { code: url.code, shortUrl: url.shortUrl });
+    cursor = page.nextCursor;
+  } while (cursor !== undefined);
+  return links;
 }
 
 /** signIn signs the demo user up, or logs in when the account already exists. */
@@ -142,12 +173,18 @@ class ApiClient {
     const headers: Record<string, string> = { Accept: "application/json" };
     if (body !== undefined) headers["Content-Type"] = "application/json";
     if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-    const resp = await fetch(this.baseUrl + path, {
-      method,
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-      redirect: "manual",
-    });
+    let resp: Response;
+    try {
+      resp = await fetch(this.baseUrl + path, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        redirect: "manual",
+      });
+    } catch (err) {
+      const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
+      throw new Error(`nothing answers at ${this.baseUrl} (${cause}): start the app first with npm start`);
+    }
     const text = await resp.text();
     if (!resp.ok) {
       const error = parseJson(text) as { code?: string; message?: string } | null;
