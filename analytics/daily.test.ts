@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { expect, it } from "vitest";
+import { describeLocal, useTestServer } from "../local/testing";
 import { db } from "./db";
 import { utcDay } from "./day";
 import { trackShortened } from "./track";
@@ -9,13 +9,7 @@ import { newEvent } from "./__tests__/helpers";
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 describeLocal("GET /analytics/daily over HTTP", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer();
 
   async function get(query: string): Promise<Response> {
     return fetch(`${server.baseUrl}/analytics/daily${query}`);

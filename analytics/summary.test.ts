@@ -1,7 +1,7 @@
 import { randomInt, randomUUID } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { url } from "~encore/clients";
-import { describeLocal, drainTopic, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, drainTopic, useTestServer } from "../local/testing";
 import { db as urlDb } from "../url/db";
 import { db } from "./db";
 import type { SummaryResponse } from "./summary";
@@ -25,13 +25,7 @@ function expectBetween(reported: SummaryResponse, before: SummaryResponse, after
 }
 
 describeLocal("GET /analytics/summary over HTTP", () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
+  const server = useTestServer();
 
   async function summary(): Promise<SummaryResponse> {
     const resp = await fetch(`${server.baseUrl}/analytics/summary`);

@@ -1,47 +1,24 @@
 // The auth service over HTTP, as clients see it: status codes, Encore error bodies, the gateway.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, expectErrorResponse, startTestServer } from "../local/testing";
+import { expect, it } from "vitest";
+import { describeLocal, expectErrorResponse, useTestServer } from "../local/testing";
 import { badTokens } from "./__tests__/tokens";
 import { db } from "./db";
 import { SCRYPT_PARAMS } from "./password";
 
 const password = "http test password";
 
-interface Reply {
-  status: number;
-  body: any;
-}
-
 function freshEmail(): string {
   return `http-${randomUUID()}@Example.com`;
 }
 
 describeLocal("auth over HTTP", () => {
-  let server: { baseUrl: string; close(): Promise<void> };
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server?.close();
-  });
-
-  async function call(method: string, path: string, init: { body?: unknown; authorization?: string } = {}): Promise<Reply> {
-    const headers: Record<string, string> = {};
-    if (init.body !== undefined) headers["Content-Type"] = "application/json";
-    if (init.authorization !== undefined) headers["Authorization"] = init.authorization;
-    const resp = await fetch(server.baseUrl + path, {
-      method,
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    });
-    const text = await resp.text();
-    return { status: resp.status, body: text === "" ? null : JSON.parse(text) };
-  }
+  const { call } = useTestServer();
+  const withAuthorization = (authorization?: string) => (authorization === undefined ? {} : { headers: { Authorization: authorization } });
 
   const signup = (email: string, pw = password) => call("POST", "/auth/signup", { body: { email, password: pw } });
   const login = (email: string, pw = password) => call("POST", "/auth/login", { body: { email, password: pw } });
-  const me = (authorization?: string) => call("GET", "/auth/me", { authorization });
+  const me = (authorization?: string) => call("GET", "/auth/me", withAuthorization(authorization));
 
   async function newUser(): Promise<{ email: string; token: string; id: string }> {
     const email = freshEmail();
@@ -154,7 +131,7 @@ describeLocal("auth over HTTP", () => {
   it("keeps public endpoints working when the Authorization header is garbage", async () => {
     const user = await newUser();
     for (const authorization of ["garbage", "Bearer not.a.jwt", `Bearer ${badTokens(user)["alg none"]}`]) {
-      const { status, body } = await call("POST", "/auth/login", { body: { email: user.email, password }, authorization });
+      const { status, body } = await call("POST", "/auth/login", { body: { email: user.email, password }, ...withAuthorization(authorization) });
       expect(status).toBe(200);
       expect(typeof body.token).toBe("string");
     }

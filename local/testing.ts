@@ -2,7 +2,7 @@
 // `localRuntime`, `describeLocal` and the APIError assertions, which let the same test files run under
 // `encore test`, where the HTTP-level tests are skipped with the reason in their title.
 import path from "node:path";
-import { describe, expect } from "vitest";
+import { afterAll, beforeAll, describe, expect } from "vitest";
 import { APIError, type ErrCode } from "encore.dev/api";
 import { includeInternalMessage } from "./native/api/errors";
 
@@ -45,6 +45,72 @@ export async function startTestServer(): Promise<TestServer> {
   await loadApp();
   const { startLocalServer } = await import("./native/api/server");
   return startLocalServer(0);
+}
+
+/** Reply is an HTTP answer with its body read: `body` is the parsed JSON (null when the body is empty or not JSON). */
+export interface Reply<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+/** CallOptions shape one request: a JSON body, a bearer token, more headers. */
+export interface CallOptions {
+  body?: unknown;
+  token?: string;
+  headers?: Record<string, string>;
+}
+
+/** The app served in-process for one describe block (see useTestServer). */
+export interface TestApp {
+  /** The server's base URL; valid inside tests and hooks. */
+  readonly baseUrl: string;
+  /** Sends one request as an API client would (redirects not followed) and reads the answer. */
+  call<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
+}
+
+/**
+ * useTestServer serves the app for the enclosing describe block: it starts the server before the
+ * block's tests and closes it after them, so a test file holds no set-up or tear-down of its own.
+ */
+export function useTestServer(): TestApp {
+  let server: TestServer | null = null;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server?.close();
+    server = null;
+  });
+  const app: TestApp = {
+    get baseUrl(): string {
+      if (server === null) throw new Error("useTestServer: the server runs only inside the describe block's tests and hooks");
+      return server.baseUrl;
+    },
+    async call(method, path, options = {}) {
+      const headers: Record<string, string> = { ...options.headers };
+      if (options.body !== undefined) headers["Content-Type"] ??= "application/json";
+      if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
+      const resp = await fetch(app.baseUrl + path, {
+        method,
+        headers,
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        redirect: "manual",
+      });
+      const text = await resp.text();
+      return { status: resp.status, headers: resp.headers, body: parseJsonOrNull(text), text };
+    },
+  };
+  return app;
+}
+
+function parseJsonOrNull(text: string): any {
+  try {
+    return text === "" ? null : JSON.parse(text);
+  } catch {
+    return null;
+  }
 }
 
 /** Waits until every message published on `topic` (or on any topic) has been handled or dropped. */

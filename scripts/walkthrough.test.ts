@@ -7,8 +7,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { describeLocal, drainTopic, startTestServer, type TestServer } from "../local/testing";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { describeLocal, drainTopic, useTestServer } from "../local/testing";
 import { loadAppModel } from "../local/appmodel/cache";
 import { holdCleanupTurnForThisFile } from "../url/__tests__/helpers";
 import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples } from "./walkthrough";
@@ -105,18 +105,14 @@ describe("the walkthrough checker", () => {
 });
 
 describeLocal("the documented commands, pasted in order", () => {
-  let server: TestServer;
+  const server = useTestServer();
   // Commands run in an empty directory, so nothing they write lands in the repository.
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "walkthrough-"));
 
   // The self-hosting guide runs the stale-link cleanup, which must not race the url service's cleanup tests.
   holdCleanupTurnForThisFile();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
   afterAll(async () => {
-    await server.close();
     vi.unstubAllEnvs();
     fs.rmSync(scratch, { recursive: true, force: true });
   });

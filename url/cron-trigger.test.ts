@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { APIError, ErrCode } from "encore.dev/api";
-import { describeLocal, expectErrorResponse, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectErrorResponse, useTestServer } from "../local/testing";
 import { checkCronToken, MIN_TOKEN_BYTES } from "./cron-trigger";
 import { randomCode } from "./code";
 import { db } from "./db";
@@ -50,14 +50,10 @@ describe("checkCronToken", () => {
 });
 
 describeLocal("POST /internal/cron/cleanup-stale-urls over HTTP", () => {
-  let server: TestServer;
+  const server = useTestServer();
   holdCleanupTurnForThisFile();
 
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
   afterAll(async () => {
-    await server.close();
     vi.unstubAllEnvs();
   });
 

@@ -2,8 +2,8 @@
 // deleted) and the server keeps answering. A write to the closed connection must not end the process;
 // vitest fails the run on any unhandled error, which is how that crash would show here.
 import http from "node:http";
-import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { beforeAll, expect, it, vi } from "vitest";
+import { describeLocal, useTestServer } from "../local/testing";
 import { signUp } from "./__tests__/helpers";
 import { db } from "./db";
 
@@ -39,15 +39,11 @@ async function clicksOf(code: string): Promise<number> {
 }
 
 describeLocal("clients that hang up mid-request", () => {
-  let server: TestServer;
+  const server = useTestServer();
   let token: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
     token = await signUp(server.baseUrl);
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   it("keeps the work of raw, redirect and typed requests whose clients left while the database was busy", async () => {

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { url } from "~encore/clients";
-import { describeLocal, expectAPIError, expectErrorResponse, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectAPIError, expectErrorResponse, useTestServer } from "../local/testing";
 import { qrCodes } from "./bucket";
 import { encodeCursor } from "./cursor";
 import { PAGE_SIZE } from "./links";
@@ -79,24 +79,14 @@ describe("DELETE /urls/:code", () => {
 });
 
 describeLocal("the url service's auth over HTTP", () => {
-  let server: TestServer;
+  const app = useTestServer();
+  const call = (method: string, path: string, token?: string, body?: unknown) => app.call(method, path, { token, body, headers: { Accept: "application/json" } });
   let alice: string;
   let bob: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
-    [alice, bob] = await Promise.all([signUp(server.baseUrl), signUp(server.baseUrl)]);
+    [alice, bob] = await Promise.all([signUp(app.baseUrl), signUp(app.baseUrl)]);
   });
-  afterAll(async () => {
-    await server.close();
-  });
-
-  function call(method: string, path: string, token?: string, body?: unknown): Promise<Response> {
-    const headers: Record<string, string> = { Accept: "application/json" };
-    if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-    if (body !== undefined) headers["Content-Type"] = "application/json";
-    return fetch(`${server.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  }
 
   it.each([
     ["POST", "/shorten", { url: "https://example.com/" }],
@@ -104,24 +94,23 @@ describeLocal("the url service's auth over HTTP", () => {
     ["DELETE", "/urls/abc123", undefined],
   ])("%s %s without a valid token is 401 unauthenticated", async (method, path, body) => {
     for (const token of [undefined, "not-a-jwt", `${alice}x`]) {
-      const resp = await call(method, path, token, body);
-      expect(resp.status).toBe(401);
-      expect(resp.headers.get("content-type")).toMatch(/^application\/json/);
-      expect(await resp.json()).toMatchObject({ code: "unauthenticated" });
+      const reply = await call(method, path, token, body);
+      expect(reply.status).toBe(401);
+      expect(reply.headers.get("content-type")).toMatch(/^application\/json/);
+      expect(reply.body).toMatchObject({ code: "unauthenticated" });
     }
   });
 
   it("keeps each user's links to themselves", async () => {
     const created = await call("POST", "/shorten", alice, { url: "https://example.com/alice" });
     expect(created.status).toBe(200);
-    const { code } = (await created.json()) as { code: string };
+    const { code } = created.body as { code: string };
 
     const aliceList = await call("GET", "/urls", alice);
     expect(aliceList.status).toBe(200);
-    expect(((await aliceList.json()) as { urls: { code: string }[] }).urls.map((u) => u.code)).toEqual([code]);
+    expect((aliceList.body as { urls: { code: string }[] }).urls.map((u) => u.code)).toEqual([code]);
 
-    const bobList = await call("GET", "/urls", bob);
-    expect(await bobList.json()).toEqual({ urls: [] });
+    expect((await call("GET", "/urls", bob)).body).toEqual({ urls: [] });
 
     await expectErrorResponse(await call("DELETE", `/urls/${code}`, bob), 404, { code: "not_found", message: "URL not found" });
     expect((await call("GET", `/${code}/stats`)).status).toBe(200);
@@ -132,16 +121,16 @@ describeLocal("the url service's auth over HTTP", () => {
   });
 
   it("pages over HTTP with the cursor as a query parameter", async () => {
-    const carol = await signUp(server.baseUrl);
+    const carol = await signUp(app.baseUrl);
     for (let i = 0; i < PAGE_SIZE + 1; i++) {
       expect((await call("POST", "/shorten", carol, { url: `https://example.com/carol/${i}` })).status).toBe(200);
     }
-    const first = (await (await call("GET", "/urls", carol)).json()) as { urls: { originalUrl: string }[]; nextCursor: string };
+    const first = (await call("GET", "/urls", carol)).body as { urls: { originalUrl: string }[]; nextCursor: string };
     expect(first.urls).toHaveLength(PAGE_SIZE);
     expect(first.urls[0].originalUrl).toBe(`https://example.com/carol/${PAGE_SIZE}`);
     const second = await call("GET", `/urls?cursor=${encodeURIComponent(first.nextCursor)}`, carol);
     expect(second.status).toBe(200);
-    const body = (await second.json()) as { urls: { originalUrl: string }[]; nextCursor?: string };
+    const body = second.body as { urls: { originalUrl: string }[]; nextCursor?: string };
     expect(body.urls.map((u) => u.originalUrl)).toEqual(["https://example.com/carol/0"]);
     expect(body.nextCursor).toBeUndefined();
 

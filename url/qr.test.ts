@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
 import { url } from "~encore/clients";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, useTestServer } from "../local/testing";
 import { renderQrPng } from "./qr";
 import { newUser, shortenAs } from "./__tests__/helpers";
 
@@ -20,14 +20,7 @@ describe("renderQrPng", () => {
 });
 
 describeLocal("QR codes over HTTP", () => {
-  let server: TestServer;
-
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const server = useTestServer();
 
   it("serves a PNG at qrCodeUrl that decodes to exactly the short URL", async () => {
     const link = await shortenAs(newUser(), "https://example.com/printed-poster");

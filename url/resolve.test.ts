@@ -1,6 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ErrCode } from "encore.dev/api";
-import { describeLocal, expectAPIError, expectErrorResponse, startTestServer, type TestServer } from "../local/testing";
+import { describeLocal, expectAPIError, expectErrorResponse, useTestServer } from "../local/testing";
 import { db } from "./db";
 import { recordClick } from "./resolve";
 import { stats } from "./stats";
@@ -91,16 +91,12 @@ describe("resolving a code", () => {
 });
 
 describeLocal("GET /:code over HTTP", () => {
-  let server: TestServer;
+  const server = useTestServer();
   const target = "https://example.com/landing?ref=qr#top";
   let code: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
     ({ code } = await shortenAs(newUser(), target));
-  });
-  afterAll(async () => {
-    await server.close();
   });
 
   it("redirects a browser with a bare 302", async () => {
