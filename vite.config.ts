@@ -18,8 +18,9 @@ const shared = {
     exclude: ["node_modules/**", "local/__tests__/**", ".local/**", "encore.gen/**"],
     // The SDK must go through vite so that its native binding can be swapped for local/native.
     server: { deps: { inline: onLocalRuntime ? [/encore\.dev/] : [] } },
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // Guards against a hang, not a speed limit: CI machines are shared, and one test may wait minutes.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
   },
 } satisfies UserConfig;
 

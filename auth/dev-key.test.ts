@@ -15,7 +15,7 @@ describeLocal("npm start without JWTSecret", () => {
 
   beforeAll(async () => {
     app = await startApp(appRoot, {}, state);
-  }, 180_000);
+  });
   afterAll(async () => {
     await app?.stop();
     await removeAppState(state);
@@ -39,5 +39,5 @@ describeLocal("npm start without JWTSecret", () => {
     const me = await fetch(`${app.baseUrl}/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
     expect(app.output()).toContain("JWTSecret generated for development");
-  }, 180_000);
+  });
 });
