@@ -4,8 +4,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal } from "../local/testing";
-import { freshAppState, removeAppState, startApp, type SpawnedApp } from "../local/e2e/spawn-app";
+import { describeLocal, freshAppState, removeAppState, startApp, type SpawnedApp } from "../local/testing";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 

@@ -6,7 +6,7 @@ import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freshAppState, removeAppState, startApp, type SpawnedApp } from "../local/e2e/spawn-app";
+import { freshAppState, removeAppState, startApp, type SpawnedApp } from "../local";
 import { runPhase, type PhaseResult, type PhaseSpec } from "./load";
 import { formatTable } from "./table";
 import { benchCodes, seedLinks } from "./seed-links";

@@ -2,9 +2,7 @@
 // through POST /shorten (a QR image each) 100k links would take longer than the whole benchmark.
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import type { AppState } from "../local/e2e/spawn-app";
-import { databaseDir } from "../local/layout.mjs";
-import { databaseUrl } from "../local/native/sqldb/server-engine";
+import { databaseDir, databaseUrl, type AppState } from "../local";
 
 const insert = `
   INSERT INTO urls (code, original_url)

@@ -6,6 +6,8 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { APIError, type ErrCode } from "encore.dev/api";
 import { includeInternalMessage } from "./native/api/errors";
 
+export { freshAppState, loadAppModel, removeAppState, startApp, type SpawnedApp } from "./index";
+
 /** False under `encore test` (Encore's native runtime is loaded through ENCORE_RUNTIME_LIB). */
 export const localRuntime = !process.env.ENCORE_RUNTIME_LIB;
 
@@ -48,6 +50,7 @@ export async function startTestServer(): Promise<TestServer> {
 }
 
 /** Reply is an HTTP answer with its body read: `body` is the parsed JSON (null when the body is empty or not JSON). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reads an untyped answer loosely, or names T
 export interface Reply<T = any> {
   status: number;
   headers: Headers;
@@ -67,6 +70,7 @@ export interface TestApp {
   /** The server's base URL; valid inside tests and hooks. */
   readonly baseUrl: string;
   /** Sends one request as an API client would (redirects not followed) and reads the answer. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Reply
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
 }
 
@@ -99,13 +103,13 @@ export function useTestServer(): TestApp {
         redirect: "manual",
       });
       const text = await resp.text();
-      return { status: resp.status, headers: resp.headers, body: parseJsonOrNull(text), text };
+      return { status: resp.status, headers: resp.headers, body: parseJsonOrNull(text) as never, text };
     },
   };
   return app;
 }
 
-function parseJsonOrNull(text: string): any {
+function parseJsonOrNull(text: string): unknown {
   try {
     return text === "" ? null : JSON.parse(text);
   } catch {

@@ -8,8 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { describeLocal, drainTopic, useTestServer } from "../local/testing";
-import { loadAppModel } from "../local/appmodel/cache";
+import { describeLocal, drainTopic, loadAppModel, useTestServer } from "../local/testing";
 import { holdCleanupTurnForThisFile } from "../url/__tests__/helpers";
 import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples } from "./walkthrough";
 

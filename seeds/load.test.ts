@@ -5,8 +5,7 @@ import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
-import { describeLocal } from "../local/testing";
-import { startApp, type SpawnedApp } from "../local/e2e/spawn-app";
+import { describeLocal, startApp, type SpawnedApp } from "../local/testing";
 import { CONFIRM_ENV, CONFIRM_FLAG, DEFAULT_BASE_URL, DEMO_PASSWORD, isLocalTarget, loadSeeds, parseArgs, sampleLinks } from "./load";
 
 describe("the sample data", () => {
