@@ -369,9 +369,9 @@ export class SchemaBuilder {
       case "date": return { kind: "date" };
       case "decimal": return { kind: "decimal" };
       case "array": return { kind: "array", elem: this.fromType(this.checker.getTypeArguments(type as ts.TypeReference)[0], at) };
-      case "tuple": fail(at, "tuple types are not yet supported in schemas");
-      case "class": fail(at, `class types are not yet supported in schemas (${type.getSymbol()?.name})`);
-      case "function": fail(at, "function types are not supported in schemas");
+      case "tuple": return fail(at, "tuple types are not yet supported in schemas");
+      case "class": return fail(at, `class types are not yet supported in schemas (${type.getSymbol()?.name})`);
+      case "function": return fail(at, "function types are not supported in schemas");
     }
     if (this.typeStack.has(type)) return { kind: "any" };
     this.typeStack.add(type);

@@ -3,10 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 
 // The app root is a scratch directory holding the .secrets.local.cue under test.
-const { appRoot } = vi.hoisted(() => {
-  const nodeFs = require("node:fs") as typeof import("node:fs");
-  const nodeOs = require("node:os") as typeof import("node:os");
-  const nodePath = require("node:path") as typeof import("node:path");
+const { appRoot } = await vi.hoisted(async () => {
+  const [nodeFs, nodeOs, nodePath] = await Promise.all([import("node:fs"), import("node:os"), import("node:path")]);
   return { appRoot: nodeFs.mkdtempSync(nodePath.join(nodeOs.tmpdir(), "secrets-test-")) };
 });
 vi.mock("./context", () => ({ appRoot, testMode: true }));

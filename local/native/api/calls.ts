@@ -28,7 +28,7 @@ export async function apiCall(
   payload: unknown,
   source: Napi.Request | null,
   opts: Napi.CallOpts | null,
-): Promise<Record<string, any> | null | ApiCallError> {
+): Promise<Record<string, unknown> | null | ApiCallError> {
   const ep = registeredEndpoint(service, endpoint);
   if (!ep) return new ApiCallError(wireError("not_found", `endpoint ${service}.${endpoint} not found`));
   if (ep.model.raw) return new ApiCallError(wireError("unimplemented", "raw endpoints cannot be called through ~encore/clients"));

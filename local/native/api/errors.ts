@@ -38,7 +38,7 @@ export interface WireError {
 export class ApiCallError implements Napi.ApiCallError {
   code: string;
   message: string;
-  details?: Record<string, any>;
+  details?: Record<string, unknown>;
   constructor(e: WireError) {
     this.code = e.code;
     this.message = e.message;

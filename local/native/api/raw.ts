@@ -4,15 +4,16 @@ import type http from "node:http";
 import type { Napi } from "../napi-types";
 
 type Push = (chunk: Buffer | null) => boolean;
-type Callback = (...args: any[]) => any;
+/** The SDK calls these with no arguments, or an error (which it then emits). */
+type Callback = (err?: Error) => void;
 
 export class BodyReader implements Napi.BodyReader {
   private push: Push | null = null;
 
   constructor(private readonly source?: http.IncomingMessage) {}
 
-  start(push: (...args: any[]) => any, destroy: (...args: any[]) => any): void {
-    this.push = push as Push;
+  start(push: Push, destroy: (err: Error) => void): void {
+    this.push = push;
     const src = this.source;
     if (!src) {
       push(null);

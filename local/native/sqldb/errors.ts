@@ -95,6 +95,7 @@ function render(t: Tree, depth: number): string {
 
 /** Escapes a string as Rust's Debug for str does. */
 function rustEscape(s: string): string {
+  // eslint-disable-next-line no-control-regex -- control characters are exactly what Rust escapes
   return s.replace(/[\\"\n\r\t\0]|[\u0001-\u001f\u007f]/g, (c) => {
     switch (c) {
       case "\\": return "\\\\";
