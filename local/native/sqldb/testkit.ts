@@ -3,6 +3,7 @@
 import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import { afterAll, beforeAll, describe } from "vitest";
 import type { DatabaseModel } from "../../appmodel/model";
 import { testScratchDir } from "../context";
 import { Cursor, QueryArgs } from "./cursor";
@@ -59,6 +60,38 @@ export function testEngines(): TestEngine[] {
   const engines = [make("pglite", { testMode: true })];
   if (serverUrl) engines.push(make("server", { testMode: true, databaseUrl: serverUrl, testRun: run }));
   return engines;
+}
+
+/** OnEngine is what a describeOnEngines block gets: the engine and, inside tests, its database. */
+export interface OnEngine {
+  engine: TestEngine;
+  readonly db: SqlDatabase;
+}
+
+/**
+ * describeOnEngines declares `body` once per engine, as "<title> on <engine>", over a fresh database
+ * migrated with `schema` that is closed and dropped after the block.
+ */
+export function describeOnEngines(title: string, schema: string, body: (t: OnEngine) => void): void {
+  for (const engine of testEngines()) {
+    describe(`${title} on ${engine.name}`, () => {
+      let db: SqlDatabase | null = null;
+      beforeAll(() => {
+        db = engine.open(tempDatabase({ "1_schema.up.sql": schema }));
+      });
+      afterAll(async () => {
+        await db?.close();
+        await engine.cleanup();
+      });
+      body({
+        engine,
+        get db(): SqlDatabase {
+          if (db === null) throw new Error(`the ${engine.name} database exists only inside the block's tests`);
+          return db;
+        },
+      });
+    });
+  }
 }
 
 /** All rows of a query, converted as the SDK converts them. */
