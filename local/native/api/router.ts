@@ -1,7 +1,7 @@
 // Matches request paths to endpoints like Encore's gateway: static segments win over ":param",
 // which wins over "*wildcard"; "!fallback" routes only when nothing else matches; a trailing slash
 // is tolerated. A path that matches under another method is "no route for method".
-type Segment = { kind: "static"; text: string } | { kind: "param" | "wildcard" | "fallback"; name: string };
+import { parsePath, type Segment } from "../../appmodel/respath";
 
 interface Route<T> {
   segments: Segment[];
@@ -14,16 +14,14 @@ export interface Match<T> {
   params: Record<string, string>;
 }
 
+/** The segments of an endpoint path, which the app model has already checked. */
 function parse(path: string): Segment[] {
-  return path.split("/").slice(1).map((s): Segment => {
-    if (s.startsWith(":")) return { kind: "param", name: s.slice(1) };
-    if (s.startsWith("*")) return { kind: "wildcard", name: s.slice(1) };
-    if (s.startsWith("!")) return { kind: "fallback", name: s.slice(1) };
-    return { kind: "static", text: s };
-  });
+  const parsed = parsePath(path);
+  if ("error" in parsed) throw new Error(`invalid endpoint path ${JSON.stringify(path)}: ${parsed.error}`);
+  return parsed.segments;
 }
 
-const RANK = { static: 0, param: 1, wildcard: 2, fallback: 3 } as const;
+const RANK = { literal: 0, param: 1, wildcard: 2, fallback: 3 } as const;
 
 export class Router<T> {
   private routes: Route<T>[] = [];
@@ -64,8 +62,8 @@ function match(segments: Segment[], parts: string[]): Record<string, string> | n
       return params;
     }
     if (i >= parts.length) return null;
-    if (seg.kind === "static") {
-      if (seg.text !== parts[i]) return null;
+    if (seg.kind === "literal") {
+      if (seg.value !== parts[i]) return null;
     } else {
       if (parts[i] === "") return null;
       params[seg.name] = parts[i];
