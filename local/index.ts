@@ -5,3 +5,4 @@ export { databaseDir } from "./layout.mjs";
 export { databaseUrl } from "./native/sqldb/server-engine";
 export { loadAppModel } from "./appmodel/cache";
 export type { AppModel } from "./appmodel/model";
+export { crashDuringBurst, lostNothing, type CrashFigures } from "./e2e/crash-burst";
