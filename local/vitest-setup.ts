@@ -1,5 +1,5 @@
 // Vitest global setup on the local runtime: what `encore test` does before running the tests —
-// check the app against Encore's compile rules, generate ~encore/*, and name this run's databases.
+// check the app against Encore's compile rules, generate ~encore/*, and name this run's databases and cache keys.
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
@@ -35,6 +35,12 @@ export default async function setup(): Promise<() => Promise<void>> {
   process.env.LOCAL_TEST_DB_RUN = run;
   return async () => {
     removeScratchOfExitedWorkers(testScratchRoot);
+    if (process.env.REDIS_URL) {
+      const { RedisRunner } = await import("./native/cache/redis");
+      const redis = new RedisRunner(process.env.REDIS_URL);
+      await redis.deleteKeysWithPrefix(`test-${run}/`);
+      await redis.close();
+    }
     if (!process.env.DATABASE_URL) return;
     const { dropTestDatabases } = await import("./native/sqldb");
     await dropTestDatabases(run);

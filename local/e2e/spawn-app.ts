@@ -70,6 +70,7 @@ export async function startApp(appDir: string, env: Record<string, string | unde
       ENCORE_LOCAL_APP_ROOT: appDir,
       ENCORE_LOCAL_DATA_DIR: own.dataDir,
       LOCAL_DB_NAME_PREFIX: own.dbPrefix,
+      LOCAL_CACHE_KEY_PREFIX: own.dbPrefix,
       PORT: "0",
       ...env,
     },

@@ -12,4 +12,5 @@ export { QueryArgs, Cursor, Row, SqlDatabase, SqlConn, Transaction } from "./sql
 export { PubSubTopic, PubSubSubscription } from "./pubsub";
 export { Bucket, BucketObject, ListIterator, ListEntry, ObjectAttrs, TypedObjectError, ObjectErrorKind } from "./objects";
 export { Secret } from "./secrets";
-export { Stream, Socket, Sink, WebSocketClient, CacheCluster, MetricType } from "./streams";
+export { Stream, Socket, Sink, WebSocketClient, MetricType } from "./streams";
+export { CacheCluster } from "./cache";

@@ -10,7 +10,8 @@ import { lookupSecret } from "./secrets";
 import { registerGateway } from "./api/gateway";
 import { registerRoutes } from "./api/registry";
 import { apiCall } from "./api/calls";
-import { runForever } from "./api/server";
+import { onShutdown, runForever } from "./api/server";
+import { closeCaches, openCacheCluster } from "./cache";
 import { setDecimalConstructor } from "./decimal";
 import { unsupported } from "./unsupported";
 
@@ -33,6 +34,7 @@ export class Runtime implements Napi.Runtime {
 
   /** Serves every registered endpoint until SIGINT/SIGTERM; resolves to the exit code. */
   runForever(): Promise<number> {
+    onShutdown(closeCaches);
     return runForever();
   }
   sqlDatabase(encoreName: string) {
@@ -44,8 +46,8 @@ export class Runtime implements Napi.Runtime {
   bucket(encoreName: string) {
     return openBucket(encoreName);
   }
-  cacheCluster(encoreName: string): Napi.CacheCluster {
-    throw unsupported(`cache cluster ${encoreName}`);
+  cacheCluster(encoreName: string) {
+    return openCacheCluster(encoreName);
   }
   gateway(encoreName: string, cfg: Napi.GatewayConfig) {
     return registerGateway(encoreName, cfg);

@@ -1,4 +1,4 @@
-// Streaming endpoints and caches are not used by this app; these classes exist so that the SDK's
+// Streaming endpoints are not used by this app; these classes exist so that the SDK's
 // `instanceof` checks and imports work, and any use fails with a clear message.
 import type { Napi } from "./napi-types";
 import { unsupported } from "./unsupported";
@@ -27,9 +27,6 @@ export class Sink implements Napi.Sink {
 }
 
 export class WebSocketClient extends Socket {}
-
-/** Present for the type only: Runtime.cacheCluster refuses before one is built. */
-export class CacheCluster {}
 
 export enum MetricType {
   Counter = "Counter",

@@ -1,0 +1,39 @@
+// Cache clusters for the local runtime, behind RT.cacheCluster(name). By default one in-process store
+// per process, volatile like the miniredis `encore run` starts; with REDIS_URL a Redis server. Keys
+// carry `<cluster>/` in front as under `encore run` (cli/daemon/run/infra/infra.go), and in tests
+// also `test-<run>/`, so concurrent test runs sharing one Redis never see each other's keys.
+import { testMode } from "../context";
+import { testRunId } from "../sqldb/open";
+import type { CommandRunner } from "./commands";
+import { CacheCluster } from "./cluster";
+import { MemoryRunner } from "./memory";
+import { RedisRunner } from "./redis";
+
+export { CacheCluster } from "./cluster";
+
+let runner: CommandRunner | null = null;
+const clusters = new Map<string, CacheCluster>();
+
+/** The store every cluster of this process uses. */
+function sharedRunner(): CommandRunner {
+  runner ??= process.env.REDIS_URL ? new RedisRunner(process.env.REDIS_URL) : new MemoryRunner();
+  return runner;
+}
+
+/** What goes before `<cluster>/`: a test run's own prefix, or LOCAL_CACHE_KEY_PREFIX (spawned test apps). */
+export function runKeyPrefix(): string {
+  return testMode ? `test-${testRunId()}/` : (process.env.LOCAL_CACHE_KEY_PREFIX ?? "");
+}
+
+export function openCacheCluster(name: string): CacheCluster {
+  let cluster = clusters.get(name);
+  if (cluster === undefined) clusters.set(name, (cluster = new CacheCluster(sharedRunner(), `${runKeyPrefix()}${name}/`)));
+  return cluster;
+}
+
+/** Closes the Redis connection (npm start's shutdown). */
+export async function closeCaches(): Promise<void> {
+  await runner?.close();
+  runner = null;
+  clusters.clear();
+}
