@@ -266,6 +266,12 @@ describe("infrastructure", () => {
     ]);
   });
 
+  it("reads cache clusters, declared once and referenced by name", () => {
+    expect(model.cacheClusters.map(({ name, evictionPolicy, file }) => ({ name, evictionPolicy, file }))).toEqual([
+      { name: "shop-cache", evictionPolicy: "volatile-ttl", file: "shop/cache.ts" },
+    ]);
+  });
+
   it("reads buckets and secrets", () => {
     expect(model.buckets.map(({ name, public: pub, versioned }) => ({ name, pub, versioned }))).toEqual([
       { name: "item-images", pub: true, versioned: false },

@@ -7,6 +7,7 @@
 // Encore's parser reads it too. See files.ts.
 import path from "node:path";
 import { collectAuthHandlers, collectGateways } from "./collect/auth";
+import { collectCacheClusters } from "./collect/cache";
 import { collectCronJobs } from "./collect/cron";
 import { collectEndpoints } from "./collect/endpoints";
 import { collectBuckets } from "./collect/objects";
@@ -51,11 +52,12 @@ export function analyzeApp(root: string): AppModel {
   const subs = collectSubscriptions(pass, topics);
   const crons = collectCronJobs(pass, endpoints);
   const buckets = collectBuckets(pass);
+  const caches = collectCacheClusters(pass);
   const secrets = collectSecrets(pass);
 
   checkEndpoints(pass, endpoints);
   checkAuthGateway(pass, endpoints, handlers, gateways);
-  checkResourceNames(pass, { dbs, topics, subs, crons, buckets });
+  checkResourceNames(pass, { dbs, topics, subs, crons, buckets, caches });
   checkDatabaseOwnership(pass, dbs, dbRefs);
   checkQueries(pass, dbs, dbRefs);
   checkImports(pass);
@@ -76,6 +78,7 @@ export function analyzeApp(root: string): AppModel {
     subscriptions: subs.map((s) => s.model),
     cronJobs: crons.map((c) => c.model),
     buckets: buckets.map((b) => b.model),
+    cacheClusters: caches.map((c) => c.model),
     secrets,
   };
 }

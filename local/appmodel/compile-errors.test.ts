@@ -82,6 +82,26 @@ const CASES: Record<string, Expected[]> = {
   ],
   "encore-app-not-typescript": [["encore.app", 1, "encore-app-not-typescript", 'encore.app must set "lang": "typescript"']],
   "syntax-error": [["svc/broken.ts", 1, "syntax-error", "syntax error: ',' expected."]],
+  "cache-keyspace-invalid": [
+    ["svc/keyspaces.ts", 5, "cache-key-pattern", "KeyPattern parameter must be named ':key' for basic (non-struct) key types"],
+    ["svc/keyspaces.ts", 6, "cache-key-pattern", "cache key field 'tags' must be a basic type (string, number, or boolean)"],
+    ["svc/keyspaces.ts", 6, "cache-key-pattern", "cache key field 'unused' is not used in the keyPattern"],
+    ["svc/keyspaces.ts", 6, "cache-key-pattern", "keyPattern parameter 'missing' does not exist in the key type"],
+    ["svc/keyspaces.ts", 7, "cache-key-pattern", "the prefix `__encore` is reserved for internal use by Encore"],
+    ["svc/keyspaces.ts", 8, "cache-key-type", "'any' is not supported as a cache key type"],
+    ["svc/keyspaces.ts", 9, "cache-struct-value-type", "StructKeyspace value type must be an interface or object type"],
+    ["svc/keyspaces.ts", 10, "cache-key-type", "unsupported key type: string | number"],
+    ["svc/keyspaces.ts", 12, "cache-key-type", "missing key type parameter"],
+  ],
+  "cache-cluster-invalid": [
+    ["loose/keyspace.ts", 4, "cache-outside-service", "cannot determine which service is accessing this cache cluster"],
+    ["svc/clusters.ts", 3, "cache-invalid-eviction-policy", "invalid eviction policy: must be one of noeviction, allkeys-lru"],
+    ["svc/clusters.ts", 5, "duplicate-cache-cluster", "cache cluster with this name already defined (previously defined here: svc/clusters.ts:4:24); help: if you wish to reuse the same cluster, export the original CacheCluster object and import it, or use CacheCluster.named()"],
+    ["svc/clusters.ts", 8, "cache-cluster-unresolved", "could not resolve cache cluster reference"],
+    ["svc/clusters.ts", 10, "cache-keyspace-arguments", "keyspace constructor requires cluster and config arguments"],
+    ["svc/clusters.ts", 12, "config-missing-field", "field keyPattern is required but is missing"],
+    ["svc/clusters.ts", 13, "config-unexpected-field", "unexpected field"],
+  ],
   "topic-missing-message-type": [["svc/topic.ts", 3, "topic-missing-message-type", "missing message type parameter"]],
   // tsparser/src/parser/resources/infra/sqldb.rs: templates (placeholders as $n) and literal raw queries
   // on the database, through libpg_query; a transaction's queries and non-literal SQL are not checked.

@@ -13,11 +13,16 @@ const TRACKED: Record<string, string[]> = {
   "encore.dev/cron": ["CronJob"],
   "encore.dev/storage/objects": ["Bucket"],
   "encore.dev/config": ["secret"],
+  "encore.dev/storage/cache": [
+    "CacheCluster", "StringKeyspace", "IntKeyspace", "FloatKeyspace", "StructKeyspace",
+    "StringListKeyspace", "NumberListKeyspace", "StringSetKeyspace", "NumberSetKeyspace",
+  ],
 };
 
 export type TrackedName =
   | "api" | "Gateway" | "Service" | "authHandler" | "SQLDatabase" | "Topic" | "Subscription"
-  | "CronJob" | "Bucket" | "secret";
+  | "CronJob" | "Bucket" | "secret" | "CacheCluster" | "StringKeyspace" | "IntKeyspace" | "FloatKeyspace"
+  | "StructKeyspace" | "StringListKeyspace" | "NumberListKeyspace" | "StringSetKeyspace" | "NumberSetKeyspace";
 
 /** One use of a tracked export: `api(...)`, `api.raw(...)`, `new Topic(...)`, `SQLDatabase.named(...)`. */
 export interface EncoreRef {

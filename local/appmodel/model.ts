@@ -162,6 +162,19 @@ export interface BucketModel {
   versioned: boolean;
 }
 
+/** Redis's eviction policies, as `new CacheCluster(name, { evictionPolicy })` names them. */
+export type EvictionPolicy =
+  | "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random"
+  | "volatile-lru" | "volatile-lfu" | "volatile-ttl" | "volatile-random";
+
+export interface CacheClusterModel {
+  name: string;
+  file: string;
+  loc: Loc;
+  /** Default allkeys-lru. */
+  evictionPolicy: EvictionPolicy;
+}
+
 export interface SecretModel {
   name: string;
   service: string | null;
@@ -181,6 +194,7 @@ export interface AppModel {
   subscriptions: SubscriptionModel[];
   cronJobs: CronJobModel[];
   buckets: BucketModel[];
+  cacheClusters: CacheClusterModel[];
   secrets: SecretModel[];
 }
 

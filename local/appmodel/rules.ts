@@ -4,6 +4,7 @@ import ts from "typescript";
 import type { AuthDecl, GatewayDecl } from "./collect/auth";
 import type { EndpointDecl } from "./collect/endpoints";
 import type { BucketDecl } from "./collect/objects";
+import type { CacheClusterDecl } from "./collect/cache";
 import type { CronDecl } from "./collect/cron";
 import type { SubscriptionDecl, TopicDecl } from "./collect/pubsub";
 import type { DatabaseDecl, DatabaseRef } from "./collect/sqldb";
@@ -14,22 +15,32 @@ import { RouteTree } from "./router";
 
 const at = (loc: Loc): string => `${loc.file}:${loc.line}:${loc.column}`;
 
-/** Reports every second declaration of a name, with Encore's message. */
-function checkDuplicates<T>(pass: Pass, items: T[], key: (t: T) => string, node: (t: T) => ts.Node, loc: (t: T) => Loc, message: string, rule: string): void {
+/** Reports every second declaration of a name, with Encore's message (and its help, if it has one). */
+function checkDuplicates<T>(
+  pass: Pass, items: T[], key: (t: T) => string, node: (t: T) => ts.Node, loc: (t: T) => Loc, message: string, rule: string, help = "",
+): void {
   const seen = new Map<string, T>();
   for (const item of items) {
     const prev = seen.get(key(item));
-    if (prev !== undefined) pass.diags.error(node(item), `${message} (previously defined here: ${at(loc(prev))})`, rule);
+    if (prev !== undefined) pass.diags.error(node(item), `${message} (previously defined here: ${at(loc(prev))})${help && `; help: ${help}`}`, rule);
     else seen.set(key(item), item);
   }
 }
 
-export function checkResourceNames(pass: Pass, r: { dbs: DatabaseDecl[]; topics: TopicDecl[]; subs: SubscriptionDecl[]; crons: CronDecl[]; buckets: BucketDecl[] }): void {
+export function checkResourceNames(
+  pass: Pass,
+  r: { dbs: DatabaseDecl[]; topics: TopicDecl[]; subs: SubscriptionDecl[]; crons: CronDecl[]; buckets: BucketDecl[]; caches: CacheClusterDecl[] },
+): void {
   checkDuplicates(pass, r.dbs, (d) => d.model.name, (d) => d.node, (d) => d.model.loc, "SQL Database with this name already defined", "duplicate-database");
   checkDuplicates(pass, r.topics, (t) => t.model.name, (t) => t.node, (t) => t.model.loc, "PubSub topic with this name already defined", "duplicate-topic");
   checkDuplicates(pass, r.subs, (s) => `${s.model.topic}\0${s.model.name}`, (s) => s.node, (s) => s.model.loc, "PubSub subscription with this name already defined on this topic", "duplicate-subscription");
   checkDuplicates(pass, r.crons, (c) => c.model.id, (c) => c.node, (c) => c.model.loc, "cron job with this name already defined", "duplicate-cron-job");
   checkDuplicates(pass, r.buckets, (b) => b.model.name, (b) => b.node, (b) => b.model.loc, "bucket with this name already defined", "duplicate-bucket");
+  checkDuplicates(
+    pass, r.caches, (c) => c.model.name, (c) => c.node, (c) => c.model.loc,
+    "cache cluster with this name already defined", "duplicate-cache-cluster",
+    "if you wish to reuse the same cluster, export the original CacheCluster object and import it, or use CacheCluster.named()",
+  );
 }
 
 /**
