@@ -18,6 +18,13 @@ const shared = {
     exclude: ["node_modules/**", "local/__tests__/**", ".local/**", "encore.gen/**"],
     // The SDK must go through vite so that its native binding can be swapped for local/native.
     server: { deps: { inline: onLocalRuntime ? [/encore\.dev/] : [] } },
+    // Tests make many sign-ups, logins and links from one address; the rate-limit tests set their own limits.
+    env: {
+      RATE_LIMIT_SIGNUP: "1000000/1h",
+      RATE_LIMIT_LOGIN: "1000000/1h",
+      RATE_LIMIT_SHORTEN: "1000000/1h",
+      RATE_LIMIT_SHORTEN_PER_USER: "1000000/1h",
+    },
     // Guards against a hang, not a speed limit: CI machines are shared, and one test may wait minutes.
     testTimeout: 300_000,
     hookTimeout: 300_000,

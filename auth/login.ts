@@ -3,6 +3,7 @@ import { api, APIError } from "encore.dev/api";
 import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
 import { checkEmail, checkPassword, normalizeEmail } from "./credentials";
 import { issueToken, type TokenResponse } from "./jwt";
+import { limitLogin } from "./limits";
 import { hashPassword, verifyPassword } from "./password";
 import { clearLoginFailures, reserveLoginAttempt } from "./throttle";
 import { findUserWithHash } from "./users";
@@ -17,13 +18,17 @@ export interface LoginRequest {
 // password; computed at startup so the first such login is not slower than the rest.
 const dummyHash = hashPassword(randomBytes(32).toString("base64url"));
 
-/** login exchanges an email and password for a token; failures are throttled per email. */
+/**
+ * login exchanges an email and password for a token. Attempts are limited per client address first,
+ * so one address cannot spend many emails' failure budgets; then failures are throttled per email.
+ */
 export const login = api(
   { expose: true, method: "POST", path: "/auth/login" },
   async (req: LoginRequest): Promise<TokenResponse> => {
     const email = normalizeEmail(req.email);
     checkEmail(email);
     checkPassword(req.password, 1);
+    await limitLogin();
     await reserveLoginAttempt(email);
     const user = await findUserWithHash(email);
     const matches = await verifyPassword(req.password, user?.passwordHash ?? (await dummyHash));

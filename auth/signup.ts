@@ -2,6 +2,7 @@ import { api, APIError } from "encore.dev/api";
 import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
 import { checkEmail, checkPassword, normalizeEmail, PASSWORD_MIN_BYTES } from "./credentials";
 import { issueToken, type TokenResponse } from "./jwt";
+import { limitSignup } from "./limits";
 import { hashPassword } from "./password";
 import { insertUser } from "./users";
 
@@ -11,13 +12,14 @@ export interface SignupRequest {
   password: string & MinLen<8> & MaxLen<128>;
 }
 
-/** signup creates an account and signs it in. */
+/** signup creates an account and signs it in; sign-ups are rate limited per client address. */
 export const signup = api(
   { expose: true, method: "POST", path: "/auth/signup" },
   async (req: SignupRequest): Promise<TokenResponse> => {
     const email = normalizeEmail(req.email);
     checkEmail(email);
     checkPassword(req.password, PASSWORD_MIN_BYTES);
+    await limitSignup();
     const user = await insertUser(email, await hashPassword(req.password));
     if (!user) throw APIError.alreadyExists("email already registered");
     return issueToken(user);

@@ -146,6 +146,17 @@ export async function runCronJob(id: string): Promise<void> {
   await run(id);
 }
 
+/**
+ * The keys a cache cluster holds in this test run (as the keyspace wrote them, without the prefix),
+ * each with the milliseconds it has left; `prefix` is where they really are (`test-<run>/<cluster>/`),
+ * in Redis with REDIS_URL, else in the in-process store.
+ */
+export async function cacheClusterKeys(cluster: string): Promise<{ prefix: string; keys: { key: string; ttlMs: number }[] }> {
+  requireLocal("cacheClusterKeys");
+  const { clusterKeys } = await import("./native/cache");
+  return clusterKeys(cluster);
+}
+
 /** Awaits a promise that must fail with an APIError and returns that error (both runtimes). */
 export async function rejection(promise: Promise<unknown>): Promise<APIError> {
   const err = await promise.then(

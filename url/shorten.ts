@@ -7,6 +7,7 @@ import { qrCodes } from "./bucket";
 import { callerID } from "./caller";
 import { allocateCode } from "./code";
 import { db } from "./db";
+import { limitShorten } from "./limits";
 import { enqueueShortened, publishQueued, type QueuedEvent } from "./outbox";
 import { qrCodeUrl, qrObjectName, renderQrPng } from "./qr";
 import { validateTarget } from "./validate-target";
@@ -31,13 +32,14 @@ interface StoredLink {
   created_at: Date;
 }
 
-/** shorten stores `url` under a fresh code for the signed-in user. */
+/** shorten stores `url` under a fresh code for the signed-in user; rate limited per address and per user. */
 export const shorten = api(
   { expose: true, auth: true, method: "POST", path: "/shorten" },
   async ({ url }: ShortenRequest): Promise<ShortenResponse> => {
     const creator = callerID();
     const base = publicBaseUrl();
     const originalUrl = validateTarget(url, ownHosts(base));
+    await limitShorten(creator);
     const queued = await allocateCode((code) => store(code, originalUrl, creator, base));
     await publishQueued(queued);
     const { code } = queued.event;

@@ -17,6 +17,7 @@ import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
 import { decodeHttpRequest, encodeHttpResponse } from "./codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "./errors";
 import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
+import { forwardedHeaders } from "./forwarded";
 import { apiCallMeta, invokeTyped } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
 import { Request } from "../request";
@@ -121,7 +122,7 @@ async function handle(router: Router<RegisteredEndpoint>, url: URL, req: http.In
   if (found === null) throw fail("not_found", "endpoint not found", `no such endpoint exists: ${url.pathname}`);
   if (found === "method") throw fail("not_found", "no route for method", `no route for method ${method}: ${url.pathname}`);
   const ep = found.value;
-  const headers = req.headers as Record<string, string | string[] | undefined>;
+  const headers = forwardedHeaders(req);
   const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookies(req.headers.cookie) };
   // One trace for the whole request: the auth handler's call and the endpoint's. The gateway names it
   // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).

@@ -14,6 +14,8 @@ export type Reply = null | number | Buffer | Reply[];
 export interface CommandRunner {
   /** Runs one command, or several as one MULTI/EXEC transaction; throws the first command error. */
   run(commands: Command[]): Promise<Reply[]>;
+  /** Every key that starts with prefix (tests inspect what a cluster stored). */
+  keysWithPrefix(prefix: string): Promise<string[]>;
   close(): Promise<void>;
 }
 

@@ -31,6 +31,14 @@ export function openCacheCluster(name: string): CacheCluster {
   return cluster;
 }
 
+/** The keys a cluster holds (without the prefix) and the milliseconds each has left (-1: no expiry). */
+export async function clusterKeys(name: string): Promise<{ prefix: string; keys: { key: string; ttlMs: number }[] }> {
+  const prefix = openCacheCluster(name).keyPrefix;
+  const keys = await sharedRunner().keysWithPrefix(prefix);
+  const ttls = keys.length === 0 ? [] : await sharedRunner().run(keys.map((k) => ["PTTL", k]));
+  return { prefix, keys: keys.map((k, i) => ({ key: k.slice(prefix.length), ttlMs: ttls[i] as number })).filter((k) => k.ttlMs !== -2) };
+}
+
 /** Closes the Redis connection (npm start's shutdown). */
 export async function closeCaches(): Promise<void> {
   await runner?.close();

@@ -92,6 +92,11 @@ export class KeyStore {
     }
   }
 
+  /** The live keys. */
+  keys(): string[] {
+    return [...this.entries.keys()].filter((k) => this.get(k) !== undefined);
+  }
+
   get size(): number {
     return this.entries.size;
   }

@@ -357,6 +357,10 @@ export class MemoryRunner implements CommandRunner {
     return handler(this.store, args, now);
   }
 
+  async keysWithPrefix(prefix: string): Promise<string[]> {
+    return this.store.keys().filter((k) => k.startsWith(prefix));
+  }
+
   async close(): Promise<void> {
     clearInterval(this.pruner);
   }

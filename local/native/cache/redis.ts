@@ -30,14 +30,24 @@ export class RedisRunner implements CommandRunner {
     }
   }
 
+  async keysWithPrefix(prefix: string): Promise<string[]> {
+    const found: string[] = [];
+    for await (const keys of this.scan(prefix)) found.push(...keys);
+    return found;
+  }
+
   /** Deletes every key under a prefix (a finished test run's), a batch at a time. */
   async deleteKeysWithPrefix(prefix: string): Promise<number> {
     let deleted = 0;
-    const pattern = `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`;
-    for await (const keys of this.client.scanStream({ match: pattern, count: 500 })) {
-      if ((keys as string[]).length > 0) deleted += await this.client.unlink(...(keys as string[]));
+    for await (const keys of this.scan(prefix)) {
+      if (keys.length > 0) deleted += await this.client.unlink(...keys);
     }
     return deleted;
+  }
+
+  /** Batches of the keys under a prefix (SCAN MATCH with the prefix's glob characters escaped). */
+  private scan(prefix: string): AsyncIterable<string[]> {
+    return this.client.scanStream({ match: `${prefix.replace(/[*?[\]\\]/g, "\\$&")}*`, count: 500 });
   }
 
   async close(): Promise<void> {

@@ -1,0 +1,17 @@
+// Rate limits of shortening, per client address and per user, in the cluster the auth service declares.
+import { CacheCluster, IntKeyspace } from "encore.dev/storage/cache";
+import { clientAddress } from "../ratelimit/client-address";
+import { FixedWindowLimit, type WindowKey } from "../ratelimit/fixed-window";
+
+const rateLimits = CacheCluster.named("rate-limits");
+const counters = new IntKeyspace<WindowKey>(rateLimits, { keyPattern: "url/:limit/:subject/:window" });
+
+const shortensPerAddress = new FixedWindowLimit(counters, "shorten", "too many links shortened from this address");
+const shortensPerUser = new FixedWindowLimit(counters, "shorten-per-user", "too many links shortened by this account");
+
+/** limitShorten counts a new link against the caller's address (HTTP callers only) and against the user. */
+export async function limitShorten(userID: string): Promise<void> {
+  const address = clientAddress();
+  if (address !== null) await shortensPerAddress.hit(address);
+  await shortensPerUser.hit(userID);
+}
