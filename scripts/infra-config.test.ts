@@ -102,6 +102,21 @@ describe("infra.config.json has the shape Encore reads", () => {
     }
   });
 
+  it("connects each cache cluster as both readers require", () => {
+    for (const redis of Object.values(config.redis) as Record<string, any>[]) {
+      expect(redis.host).toMatch(/^[^\s/:]+:\d+$/);
+      expect(redis.database_index).toBeGreaterThanOrEqual(0);
+      expect(redis.database_index).toBeLessThanOrEqual(15);
+      // The runtime's Rust struct has no default for in_memory, and without tls_config it speaks TLS.
+      expect(typeof redis.in_memory).toBe("boolean");
+      expect(typeof redis.tls_config?.disabled).toBe("boolean");
+      expect(["auth_string", "acl"]).toContain(redis.auth.type);
+      if (redis.auth.type === "auth_string") expect(isEnvRef(redis.auth.auth_string)).toBe(true);
+      else expect(typeof redis.auth.username === "string" && isEnvRef(redis.auth.password)).toBe(true);
+      if (redis.key_prefix !== undefined) expect(typeof redis.key_prefix).toBe("string");
+    }
+  });
+
   it("takes every credential and secret from the environment", () => {
     for (const value of Object.values(config.secrets)) expect(isEnvRef(value)).toBe(true);
     for (const server of config.sql_servers) {
@@ -145,6 +160,11 @@ describe("infra.config.json covers exactly what the app declares", () => {
     for (const bucket of model.buckets.filter((b) => b.public)) {
       expect(buckets.get(bucket.name)?.public_base_url, `public_base_url of ${bucket.name}`).toBeDefined();
     }
+  });
+
+  it("every cache cluster", () => {
+    expect(Object.keys(config.redis ?? {}).sort()).toEqual(sorted(model.cacheClusters.map((c) => c.name)));
+    expect(model.cacheClusters.length).toBeGreaterThan(0);
   });
 
   it("every secret", () => {
