@@ -36,6 +36,9 @@ export class CacheOpError extends Error {
   }
 }
 
+/** The cluster cannot be used at all (Encore fails when it creates the client, before any command). */
+export class CacheClientError extends Error {}
+
 const MISS = "cache miss";
 
 const asBuffer = (r: Reply): Buffer => r as Buffer;
@@ -58,6 +61,7 @@ export class CacheCluster implements Napi.CacheCluster {
     try {
       return await this.runner.run(commands);
     } catch (err) {
+      if (err instanceof CacheClientError) throw err;
       throw new CacheOpError(operation, keys.join(", "), `redis error: ${err instanceof Error ? err.message : String(err)}`);
     }
   }

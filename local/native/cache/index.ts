@@ -2,10 +2,10 @@
 // per process, volatile like the miniredis `encore run` starts; with REDIS_URL a Redis server. Keys
 // carry `<cluster>/` in front as under `encore run` (cli/daemon/run/infra/infra.go), and in tests
 // also `test-<run>/`, so concurrent test runs sharing one Redis never see each other's keys.
-import { testMode } from "../context";
+import { appModel, testMode } from "../context";
 import { testRunId } from "../sqldb/open";
-import type { CommandRunner } from "./commands";
-import { CacheCluster } from "./cluster";
+import type { Command, CommandRunner, Reply } from "./commands";
+import { CacheClientError, CacheCluster } from "./cluster";
 import { MemoryRunner } from "./memory";
 import { RedisRunner } from "./redis";
 
@@ -25,9 +25,27 @@ export function runKeyPrefix(): string {
   return testMode ? `test-${testRunId()}/` : (process.env.LOCAL_CACHE_KEY_PREFIX ?? "");
 }
 
+/**
+ * A cluster the app never declares (a `CacheCluster.named` typo) fails on use under `encore run`, which
+ * configures only declared clusters (runtimes/core/src/cache/noop.rs); `encore test` serves it anyway.
+ */
+export class UnconfiguredCluster implements CommandRunner {
+  async run(_commands: Command[]): Promise<Reply[]> {
+    throw new CacheClientError("failed to create cache client: cache: this service is not configured to use this cache cluster");
+  }
+  async keysWithPrefix(): Promise<string[]> {
+    return [];
+  }
+  async close(): Promise<void> {}
+}
+
 export function openCacheCluster(name: string): CacheCluster {
   let cluster = clusters.get(name);
-  if (cluster === undefined) clusters.set(name, (cluster = new CacheCluster(sharedRunner(), `${runKeyPrefix()}${name}/`)));
+  if (cluster === undefined) {
+    const declared = testMode || appModel().cacheClusters.some((c) => c.name === name);
+    cluster = new CacheCluster(declared ? sharedRunner() : new UnconfiguredCluster(), `${runKeyPrefix()}${name}/`);
+    clusters.set(name, cluster);
+  }
   return cluster;
 }
 
