@@ -12,8 +12,8 @@ export interface WindowLimit {
 export const LIMITS = {
   signup: { env: "RATE_LIMIT_SIGNUP", fallback: "20/1h" },
   login: { env: "RATE_LIMIT_LOGIN", fallback: "30/15m" },
-  shorten: { env: "RATE_LIMIT_SHORTEN", fallback: "60/1m" },
-  "shorten-per-user": { env: "RATE_LIMIT_SHORTEN_PER_USER", fallback: "30/1m" },
+  shorten: { env: "RATE_LIMIT_SHORTEN", fallback: "120/1m" },
+  "shorten-per-user": { env: "RATE_LIMIT_SHORTEN_PER_USER", fallback: "60/1m" },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;
