@@ -19,6 +19,13 @@ async function warmUp(server: TestServer): Promise<void> {
   expect(resp.status).toBe(200);
 }
 
+/** Encore's error body, with the details the rate limits add. */
+interface ErrorBody {
+  code: string;
+  message: string;
+  details: { retryAfterSeconds: number };
+}
+
 describeLocal("sign-up and login rate limits over HTTP", () => {
   let server: TestServer;
   useEnv({ RATE_LIMIT_SIGNUP: `2/${WINDOW_S}s`, RATE_LIMIT_LOGIN: `3/${WINDOW_S}s`, TRUSTED_PROXY_HOPS: "1" });
@@ -37,7 +44,7 @@ describeLocal("sign-up and login rate limits over HTTP", () => {
       headers: { "Content-Type": "application/json", "X-Forwarded-For": from },
       body: JSON.stringify(body),
     });
-    return { status: resp.status, headers: resp.headers, body: (await resp.json()) as any };
+    return { status: resp.status, headers: resp.headers, body: (await resp.json()) as ErrorBody };
   }
   const signup = (from: string, email = `limits-${randomUUID()}@example.com`) => post("/auth/signup", { email, password }, from);
   const login = (from: string, email: string, pw = password) => post("/auth/login", { email, password: pw }, from);

@@ -103,7 +103,7 @@ describe("infra.config.json has the shape Encore reads", () => {
   });
 
   it("connects each cache cluster as both readers require", () => {
-    for (const redis of Object.values(config.redis) as Record<string, any>[]) {
+    for (const redis of Object.values(config.redis) as (typeof config)[]) {
       expect(redis.host).toMatch(/^[^\s/:]+:\d+$/);
       expect(redis.database_index).toBeGreaterThanOrEqual(0);
       expect(redis.database_index).toBeLessThanOrEqual(15);

@@ -7,6 +7,13 @@ import { signUp } from "./__tests__/helpers";
 
 const WINDOW_S = 5;
 
+/** Encore's error body, with the details the rate limits add. */
+interface ErrorBody {
+  code: string;
+  message: string;
+  details: { retryAfterSeconds: number };
+}
+
 describeLocal("shortening rate limits over HTTP", () => {
   let server: TestServer;
   let alice: string;
@@ -29,7 +36,7 @@ describeLocal("shortening rate limits over HTTP", () => {
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "X-Forwarded-For": from },
       body: JSON.stringify({ url: "https://example.com/limits" }),
     });
-    return { status: resp.status, body: (await resp.json()) as any };
+    return { status: resp.status, body: (await resp.json()) as ErrorBody };
   }
 
   it("limits each user and each address on its own, and the next window starts afresh", async () => {

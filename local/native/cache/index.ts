@@ -4,7 +4,7 @@
 // also `test-<run>/`, so concurrent test runs sharing one Redis never see each other's keys.
 import { appModel, testMode } from "../context";
 import { testRunId } from "../sqldb/open";
-import type { Command, CommandRunner, Reply } from "./commands";
+import type { CommandRunner, Reply } from "./commands";
 import { CacheClientError, CacheCluster } from "./cluster";
 import { MemoryRunner } from "./memory";
 import { RedisRunner } from "./redis";
@@ -30,7 +30,7 @@ export function runKeyPrefix(): string {
  * configures only declared clusters (runtimes/core/src/cache/noop.rs); `encore test` serves it anyway.
  */
 export class UnconfiguredCluster implements CommandRunner {
-  async run(_commands: Command[]): Promise<Reply[]> {
+  async run(): Promise<Reply[]> {
     throw new CacheClientError("failed to create cache client: cache: this service is not configured to use this cache cluster");
   }
   async keysWithPrefix(): Promise<string[]> {
