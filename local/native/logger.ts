@@ -2,6 +2,7 @@
 // unless LOG_LEVEL asks for more.
 import type { Napi } from "./napi-types";
 import { testMode } from "./context";
+import { traceLog } from "../trace";
 
 export enum LogLevel {
   Trace = 1,
@@ -54,6 +55,7 @@ export class Logger implements Napi.Logger {
     fields?: Record<string, unknown>,
   ): void {
     if ((level as number) < this.min) return;
+    traceLog(request, names[level], msg, fields ? { ...this.fields, ...fields } : this.fields, error);
     const meta = request?.meta();
     const endpoint = meta?.apiCall ? `${meta.apiCall.api.service}.${meta.apiCall.api.endpoint}` : undefined;
     const all = { endpoint, ...this.fields, ...fields, err: error?.message };

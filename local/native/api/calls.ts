@@ -7,6 +7,7 @@ import { decodeJson, encodeJson, DecodeError } from "./codec";
 import { ApiCallError, toWireError, wireError } from "./errors";
 import { registeredEndpoint } from "./registry";
 import { apiCallMeta, invokeTyped } from "./invoke";
+import { recordRequestPayload, recordResponsePayload, spanOf, startEndpointSpan } from "../../trace";
 
 function fillPath(path: string, params: Record<string, unknown>): { path: string; pathParams: Record<string, string> } {
   const pathParams: Record<string, string> = {};
@@ -55,12 +56,22 @@ export async function apiCall(
     trace: newTrace(sourceTrace),
     apiCall: apiCallMeta(ep, { method: ep.model.methods[0], path, pathAndQuery: path, pathParams, headers: {}, payload: params }),
   };
+  // Encore's RPCCallStart in the caller's span, and the callee's span pointing back at it.
+  const caller = spanOf(source);
+  const callEvent = caller?.begin("rpc_call", { service, endpoint }) ?? null;
+  const span = startEndpointSpan(meta.trace!, ep.model, { method: meta.apiCall!.method, path, pathParams, callerEventId: callEvent?.id });
+  recordRequestPayload(span, ep.model, params);
   try {
     const result = await invokeTyped(ep, params, meta, authData);
-    if (!ep.model.response) return null;
-    return decodeJson(ep.model.response, encodeJson(ep.model.response, result.payload), "unable to decode response body");
+    const response = ep.model.response ? decodeJson(ep.model.response, encodeJson(ep.model.response, result.payload), "unable to decode response body") : null;
+    recordResponsePayload(span, ep.model, response);
+    span?.end();
+    caller?.finish(callEvent);
+    return response;
   } catch (e) {
     const wire = toWireError(e);
+    span?.end(undefined, wire);
+    caller?.finish(callEvent, null, wire);
     if (wire.internalMessage) rootLogger.with({ service, endpoint }).log(null, 5, "internal error in service call", e as Error);
     return new ApiCallError(wire);
   }

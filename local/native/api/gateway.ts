@@ -6,6 +6,7 @@ import { Request, newTrace } from "../request";
 import { decodeValue, DecodeError } from "./codec";
 import { fail, toWireError, WireErrorSignal, type WireError } from "./errors";
 import { runIsolated } from "./isolate";
+import { startSpanFor } from "../../trace";
 
 export class Gateway implements Napi.Gateway {}
 
@@ -53,15 +54,18 @@ export async function authenticate(src: CredentialSource, meta: Napi.RequestMeta
   }
   if (!present) return { data: null, error: null };
   const req = new Request({ payload: params, meta: { ...meta, trace: newTrace(meta.trace) } });
+  const span = startSpanFor(req, "auth", { service: handler.service, endpoint: handler.name, payload: params });
   let result: unknown;
   try {
     result = await runIsolated(() => authFn!(req));
   } catch (e) {
     const wire = toWireError(e);
+    span?.end(undefined, wire);
     if (wire.code === "unauthenticated") return { data: null, error: wire };
     throw new WireErrorSignal(wire);
   }
   const data = result as Record<string, unknown> | null;
+  span?.end({ uid: typeof data?.userID === "string" ? data.userID : undefined, userData: span.text(data) });
   if (!data || typeof data.userID !== "string" || data.userID === "") return { data: null, error: null };
   return { data };
 }

@@ -26,6 +26,7 @@ import { CorsPolicy, corsModeFromEnv } from "./cors";
 import { HEALTHZ_PATH, sendHealth } from "./healthz";
 import { readGlobalCors } from "../../appmodel/appfile";
 import { startupBanner } from "../banner";
+import { bindHttpSpan, recordHttpBody, recordHttpError, recordRequestPayload, startEndpointSpan } from "../../trace";
 
 function buildRouter(): Router<RegisteredEndpoint> {
   const router = new Router<RegisteredEndpoint>();
@@ -80,6 +81,7 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   const text = JSON.stringify(body);
   res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
   res.end(text);
+  recordHttpBody(res, body);
 }
 
 function sendError(res: http.ServerResponse, e: WireError): void {
@@ -128,6 +130,8 @@ async function handle(router: Router<RegisteredEndpoint>, url: URL, req: http.In
   // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).
   const trace = newTrace();
   res.setHeader("X-Encore-Trace-Id", trace.traceId);
+  const span = startEndpointSpan(trace, ep.model, { method, path: url.pathname, pathParams: found.params, headers });
+  bindHttpSpan(res, span, ep.model);
   const baseMeta = (payload: unknown): Napi.RequestMeta => ({
     startedAt: new Date().toISOString(),
     trace,
@@ -155,6 +159,7 @@ async function handle(router: Router<RegisteredEndpoint>, url: URL, req: http.In
     cookies: creds.cookies,
     body,
   });
+  recordRequestPayload(span, ep.model, payload);
   const result = await invokeTyped(ep, payload, baseMeta(payload), outcome.data);
   const out = encodeHttpResponse(ep.model, result.payload);
   const extra = { ...(result.extraHeaders ?? {}), ...out.headers };
@@ -178,6 +183,7 @@ function requestListener(gw: Gateway): http.RequestListener {
     detachedFromTransactions(() => respond(gw, req, res))
       .catch((e) => {
         const wire = toWireError(e);
+        recordHttpError(res, wire);
         // Routing errors have internal messages too; only an internal error is the app's fault.
         if (wire.code === "internal" && wire.internalMessage) rootLogger.log(null, LogLevel.Error as number as Napi.LogLevel, `${req.method} ${req.url}: ${wire.internalMessage}`, e instanceof Error ? e : undefined);
         sendError(res, wire);

@@ -4,6 +4,14 @@ import type { Napi } from "../napi-types";
 import { notFound, orObjectError, type TypedObjectError } from "./errors";
 import { checkKey, keyProblem, type BucketStore, type StoredAttrs } from "./store";
 import type { SignedMethod, UrlSigner } from "./signing";
+import { traced } from "../../trace";
+
+type Source = Napi.Request | null | undefined;
+
+/** A bucket call's result as the end of its trace event: a TypedObjectError is the event's error. */
+function outcome(result: unknown, fields?: (r: any) => Record<string, unknown>) {
+  return result instanceof Error ? { error: result } : { fields: fields?.(result) };
+}
 
 /** What a bucket handle needs: its declaration, its files and how to build URLs on the local server. */
 export interface BucketContext {
@@ -67,11 +75,15 @@ export class Bucket implements Napi.Bucket {
     return new BucketObject(this.ctx, name);
   }
 
-  list(options?: Napi.ListOptions | null): Promise<ListIterator | TypedObjectError> {
-    return orObjectError(async () => {
-      const found = await this.ctx.store.list(options?.prefix ?? "", options?.limit ?? null);
-      return new ListIterator(found.map((a) => new ListEntry(a)));
-    });
+  list(options?: Napi.ListOptions | null, source?: Source): Promise<ListIterator | TypedObjectError> {
+    let observed = 0;
+    const run = () =>
+      orObjectError(async () => {
+        const found = await this.ctx.store.list(options?.prefix ?? "", options?.limit ?? null);
+        observed = found.length;
+        return new ListIterator(found.map((a) => new ListEntry(a)));
+      });
+    return traced(source, "bucket_list", { bucket: this.ctx.name, prefix: options?.prefix }, run, (r) => outcome(r, () => ({ observed })));
   }
 }
 
@@ -89,23 +101,29 @@ export class BucketObject implements Napi.BucketObject {
     private readonly key: string,
   ) {}
 
-  attrs(options?: Napi.AttrsOptions | null): Promise<ObjectAttrs | TypedObjectError> {
-    return orObjectError(async () => {
-      const attrs = ofVersion(await this.ctx.store.attrs(this.key), options?.version);
-      if (attrs === null) throw notFound();
-      return new ObjectAttrs(attrs);
-    });
+  attrs(options?: Napi.AttrsOptions | null, source?: Source): Promise<ObjectAttrs | TypedObjectError> {
+    const run = () =>
+      orObjectError(async () => {
+        const attrs = ofVersion(await this.ctx.store.attrs(this.key), options?.version);
+        if (attrs === null) throw notFound();
+        return new ObjectAttrs(attrs);
+      });
+    return traced(source, "bucket_get_attrs", this.fields(options?.version), run, (r) => outcome(r, (a: ObjectAttrs) => ({ attrs: { ...a } })));
   }
 
-  exists(options?: Napi.ExistsOptions | null): Promise<boolean | TypedObjectError> {
-    return orObjectError(async () => ofVersion(await this.ctx.store.attrs(this.key), options?.version) !== null);
+  exists(options?: Napi.ExistsOptions | null, source?: Source): Promise<boolean | TypedObjectError> {
+    const run = () => orObjectError(async () => ofVersion(await this.ctx.store.attrs(this.key), options?.version) !== null);
+    return traced(source, "bucket_get_attrs", this.fields(options?.version), run, (r) => outcome(r, (exists: boolean) => ({ exists })));
   }
 
-  upload(data: Buffer, opts?: Napi.UploadOptions | null): Promise<ObjectAttrs | TypedObjectError> {
-    return orObjectError(async () => {
-      const notExists = opts?.preconditions?.notExists === true;
-      return new ObjectAttrs(await this.ctx.store.put(this.key, data, opts?.contentType, notExists));
-    });
+  upload(data: Buffer, opts?: Napi.UploadOptions | null, source?: Source): Promise<ObjectAttrs | TypedObjectError> {
+    const run = () =>
+      orObjectError(async () => {
+        const notExists = opts?.preconditions?.notExists === true;
+        return new ObjectAttrs(await this.ctx.store.put(this.key, data, opts?.contentType, notExists));
+      });
+    const fields = { ...this.fields(undefined), contentType: opts?.contentType };
+    return traced(source, "bucket_upload", fields, run, (r) => outcome(r, (a: ObjectAttrs) => ({ size: a.size, version: a.version })));
   }
 
   signedUploadUrl(options?: Napi.UploadUrlOptions | null): Promise<Napi.SignedUploadUrl | TypedObjectError> {
@@ -116,23 +134,32 @@ export class BucketObject implements Napi.BucketObject {
     return orObjectError(async () => ({ url: this.signedUrl("GET", options?.ttl) }));
   }
 
-  downloadAll(options?: Napi.DownloadOptions | null): Promise<Buffer | TypedObjectError> {
-    return orObjectError(async () => {
-      const obj = await this.ctx.store.get(this.key);
-      if (obj === null || ofVersion(obj.attrs, options?.version) === null) throw notFound();
-      return obj.data;
-    });
+  downloadAll(options?: Napi.DownloadOptions | null, source?: Source): Promise<Buffer | TypedObjectError> {
+    const run = () =>
+      orObjectError(async () => {
+        const obj = await this.ctx.store.get(this.key);
+        if (obj === null || ofVersion(obj.attrs, options?.version) === null) throw notFound();
+        return obj.data;
+      });
+    return traced(source, "bucket_download", this.fields(options?.version), run, (r) => outcome(r, (b: Buffer) => ({ size: b.length })));
   }
 
   /** A missing object is NotFound, as GCS (and so `encore run`) reports it. */
-  delete(options?: Napi.DeleteOptions | null): Promise<TypedObjectError | null> {
-    return orObjectError(async () => {
-      if (options?.version !== undefined && ofVersion(await this.ctx.store.attrs(this.key), options.version) === null) {
-        throw notFound();
-      }
-      if (!(await this.ctx.store.remove(this.key))) throw notFound();
-      return null;
-    });
+  delete(options?: Napi.DeleteOptions | null, source?: Source): Promise<TypedObjectError | null> {
+    const run = () =>
+      orObjectError(async () => {
+        if (options?.version !== undefined && ofVersion(await this.ctx.store.attrs(this.key), options.version) === null) {
+          throw notFound();
+        }
+        if (!(await this.ctx.store.remove(this.key))) throw notFound();
+        return null;
+      });
+    return traced(source, "bucket_delete", this.fields(options?.version), run, (r) => outcome(r));
+  }
+
+  /** The bucket and object a trace event names. */
+  private fields(version: string | undefined): Record<string, unknown> {
+    return { bucket: this.ctx.name, object: this.key, version };
   }
 
   /** Throws like the native binding; the compiler already rejects publicUrl on a private bucket. */

@@ -10,6 +10,7 @@ import { Request, newTrace } from "../request";
 import { runIsolated } from "../api/isolate";
 import { detachedFromTransactions } from "../sqldb/lock";
 import type { Journal, JournaledMessage as JournalMessage } from "./journal";
+import { startSpanFor, traced } from "../../trace";
 
 /** What the broker needs from the rest of the runtime; injected so tests can use a fake model. */
 export interface BrokerDeps {
@@ -146,7 +147,14 @@ export class Broker {
   }
 
   /** Encodes the message and queues one copy per declared subscription; resolves with its id. */
-  async publish(topicName: string, body: unknown, source: Napi.Request | null): Promise<string> {
+  publish(topicName: string, body: unknown, source: Napi.Request | null): Promise<string> {
+    const queued = traced(source, "pubsub_publish", { topic: topicName }, async () => this.enqueue(topicName, body, source), (msg) => ({
+      fields: { messageId: msg.id, message: msg.wire },
+    }));
+    return queued.then((msg) => msg.id);
+  }
+
+  private enqueue(topicName: string, body: unknown, source: Napi.Request | null): Message {
     if (body === null || body === undefined) throw new Error("failed to publish: no message payload provided");
     const topic = this.topic(topicName);
     const msg: Message = {
@@ -166,7 +174,7 @@ export class Broker {
       for (let i = 0; i < slots; i++) q.ready.push(entry);
       this.pump(q);
     }
-    return msg.id;
+    return msg;
   }
 
   /** Starts delivering to the handler; the promise stays pending for as long as the process runs. */
@@ -244,7 +252,7 @@ export class Broker {
     try {
       // Decoding inside the delivery makes a message that no longer fits its schema a nack, as in Encore.
       // Each delivery is a flow of its own: it inherits no transaction from the publisher's context.
-      await detachedFromTransactions(() => runIsolated(() => handler(this.request(q, entry.msg, attempt))));
+      await detachedFromTransactions(() => runIsolated(() => this.traceDelivery(q, this.request(q, entry.msg, attempt), handler)));
     } catch (error) {
       failure = { error };
     }
@@ -258,6 +266,19 @@ export class Broker {
     }
     this.pump(q);
     this.notifyIdleWatchers();
+  }
+
+  /** Runs the handler inside a PUBSUB_MESSAGE span (Encore traces every delivery attempt). */
+  private async traceDelivery(q: SubscriptionQueue, req: Request, handler: MessageHandler): Promise<unknown> {
+    const span = startSpanFor(req, "pubsub_message", { service: q.sub.service, payload: req.payload() });
+    try {
+      const result = await handler(req);
+      span?.end();
+      return result;
+    } catch (e) {
+      span?.end(undefined, e);
+      throw e;
+    }
   }
 
   private request(q: SubscriptionQueue, msg: Message, attempt: number): Request {

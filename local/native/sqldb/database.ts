@@ -7,6 +7,17 @@ import { dbErrorDisplay, napiError } from "./errors";
 import { markOwner, newHolder, type Holder } from "./lock";
 import { migrate } from "./migrate";
 import { commandError, runStatement } from "./statement";
+import { type ActiveSpan, spanOf, traced } from "../../trace";
+import type { TraceEvent } from "../../trace/model";
+
+type Source = Napi.Request | null | undefined;
+
+/** Runs a statement as a traced DB query event of the request that issued it (Encore's DBQueryStart/End). */
+function tracedStatement(source: Source, database: string, sql: string, run: () => Promise<Outcome>, txId?: number): Promise<Outcome> {
+  return traced(source, "db_query", txId === undefined ? { database, query: sql } : { database, query: sql, txId }, run, (o) =>
+    "failed" in o ? { error: { code: o.failed.code, message: o.failed.message } } : { fields: { rows: o.rows.length } },
+  );
+}
 
 /** How to reach a database: opened lazily, on its first statement. */
 export interface EngineSpec {
@@ -67,33 +78,39 @@ export class SqlDatabase implements Napi.SqlDatabase {
     return this.spec.connString();
   }
 
-  async query(query: string, args: QueryArgs): Promise<Cursor> {
-    return new Cursor(await runAlone(await this.ready(), query, args));
+  async query(query: string, args: QueryArgs, source?: Source): Promise<Cursor> {
+    const engine = await this.ready();
+    return new Cursor(await tracedStatement(source, this.model.name, query, () => runAlone(engine, query, args)));
   }
 
-  async queryRow(query: string, args: QueryArgs): Promise<Row | null> {
-    return firstRow(await runAlone(await this.ready(), query, args));
+  async queryRow(query: string, args: QueryArgs, source?: Source): Promise<Row | null> {
+    const engine = await this.ready();
+    return firstRow(await tracedStatement(source, this.model.name, query, () => runAlone(engine, query, args)));
   }
 
-  async begin(): Promise<Transaction> {
+  async begin(source?: Source): Promise<Transaction> {
     const holder = newHolder("transaction");
     markOwner(holder);
     const engine = await this.ready();
     const session = await engine.session(holder);
+    const span = spanOf(source);
+    const txEvent = span?.begin("db_transaction", { database: this.model.name }) ?? null;
     try {
       await session.simple("BEGIN");
     } catch (err) {
       session.release();
-      throw commandError(err);
+      const failure = commandError(err);
+      span?.finish(txEvent, null, failure);
+      throw failure;
     }
-    return new Transaction(engine, session);
+    return new Transaction(engine, session, this.model.name, span && txEvent ? { span, event: txEvent } : null);
   }
 
   async acquire(): Promise<SqlConn> {
     const holder: Holder = newHolder("connection");
     markOwner(holder);
     const engine = await this.ready();
-    return new SqlConn(engine, await engine.session(holder));
+    return new SqlConn(engine, await engine.session(holder), this.model.name);
   }
 
   /** Closes the engine (pool or embedded instance) if it was opened. */
@@ -119,22 +136,38 @@ export class Transaction implements Napi.Transaction {
   constructor(
     private readonly engine: Engine,
     session: Session,
+    private readonly database: string,
+    /** Encore's DBTransactionStart, in the span that began it; its queries point at it. */
+    private readonly traceTx: { span: ActiveSpan; event: TraceEvent } | null,
   ) {
     this.session = session;
     unfinished.register(this, session, this);
   }
 
-  async query(query: string, args: QueryArgs): Promise<Cursor> {
+  async query(query: string, args: QueryArgs, source?: Source): Promise<Cursor> {
     const session = this.open();
-    return new Cursor(await runStatement(this.engine, session, query, args));
+    return new Cursor(await tracedStatement(source, this.database, query, () => runStatement(this.engine, session, query, args), this.traceTx?.event.id));
   }
 
   commit(): Promise<void> {
-    return this.finish("COMMIT");
+    return this.traceFinish("commit", this.finish("COMMIT"));
   }
 
   rollback(): Promise<void> {
-    return this.finish("ROLLBACK");
+    return this.traceFinish("rollback", this.finish("ROLLBACK"));
+  }
+
+  /** Ends the transaction's trace event with how it completed. */
+  private async traceFinish(completion: "commit" | "rollback", done: Promise<void>): Promise<void> {
+    const t = this.traceTx;
+    if (t === null) return done;
+    try {
+      await done;
+      t.span.finish(t.event, { completion });
+    } catch (err) {
+      t.span.finish(t.event, { completion }, err);
+      throw err;
+    }
   }
 
   private open(): Session {
@@ -163,21 +196,23 @@ export class SqlConn implements Napi.SqlConn {
   constructor(
     private readonly engine: Engine,
     session: Session,
+    private readonly database: string,
   ) {
     this.session = session;
   }
 
-  async query(query: string, args: QueryArgs): Promise<Cursor> {
-    return new Cursor(await this.run(query, args));
+  async query(query: string, args: QueryArgs, source?: Source): Promise<Cursor> {
+    return new Cursor(await this.run(query, args, source));
   }
 
-  async queryRow(query: string, args: QueryArgs): Promise<Row | null> {
-    return firstRow(await this.run(query, args));
+  async queryRow(query: string, args: QueryArgs, source?: Source): Promise<Row | null> {
+    return firstRow(await this.run(query, args, source));
   }
 
-  private run(query: string, args: QueryArgs): Promise<Outcome> {
-    if (this.session === null) return Promise.reject(napiError("connection_closed"));
-    return runStatement(this.engine, this.session, query, args);
+  private run(query: string, args: QueryArgs, source: Source): Promise<Outcome> {
+    const session = this.session;
+    if (session === null) return Promise.reject(napiError("connection_closed"));
+    return tracedStatement(source, this.database, query, () => runStatement(this.engine, session, query, args));
   }
 
   async close(): Promise<void> {
