@@ -35,6 +35,8 @@ async function start(): Promise<void> {
   const { devSecretNames, ensureDevSecrets } = await import("./native/dev-secrets");
   ensureDevSecrets(devSecretNames(process.argv));
   register("./hooks/node-hooks.mjs", import.meta.url);
+  const { startDevDashboard } = await import("./dash");
+  await startDevDashboard();
   if (process.env.LOCAL_RUN_CRON === "1") {
     const { startCronScheduler } = await import("./native/cron");
     const { onShutdown } = await import("./native/api/server");

@@ -242,6 +242,7 @@ describe("infrastructure", () => {
             { name: "region", wireName: "region", optional: false, location: "default", type: { kind: "string" } },
           ],
         },
+        publishers: [],
       },
     ]);
   });

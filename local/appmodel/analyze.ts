@@ -14,6 +14,7 @@ import { collectBuckets } from "./collect/objects";
 import { collectSubscriptions, collectTopics } from "./collect/pubsub";
 import { collectSecrets } from "./collect/secrets";
 import { collectServices } from "./collect/services";
+import { collectUsage } from "./collect/usage";
 import { collectDatabases } from "./collect/sqldb";
 import { checkEncoreApp } from "./appfile";
 import { Diagnostics } from "./diagnostics";
@@ -54,6 +55,7 @@ export function analyzeApp(root: string): AppModel {
   const buckets = collectBuckets(pass);
   const caches = collectCacheClusters(pass);
   const secrets = collectSecrets(pass);
+  const usage = collectUsage(pass, topics, buckets);
 
   checkEndpoints(pass, endpoints);
   checkAuthGateway(pass, endpoints, handlers, gateways);
@@ -74,11 +76,12 @@ export function analyzeApp(root: string): AppModel {
     gateways: gateways.flatMap((g) => (g.model === null ? [] : [g.model])),
     authHandler: handlers[0]?.model ?? null,
     databases: dbs.map((d) => d.model),
-    topics: topics.map((t) => t.model),
+    topics: topics.map((t) => ({ ...t.model, publishers: [...(usage.publishers.get(t.model.name) ?? [])].sort() })),
     subscriptions: subs.map((s) => s.model),
     cronJobs: crons.map((c) => c.model),
-    buckets: buckets.map((b) => b.model),
+    buckets: buckets.map((b) => ({ ...b.model, usedBy: [...(usage.bucketUsers.get(b.model.name) ?? [])].sort() })),
     cacheClusters: caches.map((c) => c.model),
     secrets,
+    serviceCalls: usage.calls,
   };
 }

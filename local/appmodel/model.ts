@@ -80,6 +80,8 @@ export interface EndpointModel {
   bodyLimit: number | null;
   tags: string[];
   sensitive: boolean;
+  /** The doc comment above the endpoint, for the catalog. */
+  doc: string | null;
   /** null when the handler takes no parameters. */
   request: ObjectSchema | null;
   /** null for Promise<void> (or no annotation: Encore then sends an empty body). */
@@ -124,6 +126,8 @@ export interface TopicModel {
   deliveryGuarantee: "at-least-once" | "exactly-once";
   orderingAttribute: string | null;
   message: ObjectSchema;
+  /** Services that publish to it. */
+  publishers: string[];
 }
 
 export interface SubscriptionModel {
@@ -160,6 +164,15 @@ export interface BucketModel {
   loc: Loc;
   public: boolean;
   versioned: boolean;
+  /** Services that use it. */
+  usedBy: string[];
+}
+
+/** A service calling another service's endpoint through ~encore/clients. */
+export interface ServiceCall {
+  from: string;
+  to: string;
+  endpoint: string;
 }
 
 /** Redis's eviction policies, as `new CacheCluster(name, { evictionPolicy })` names them. */
@@ -196,6 +209,7 @@ export interface AppModel {
   buckets: BucketModel[];
   cacheClusters: CacheClusterModel[];
   secrets: SecretModel[];
+  serviceCalls: ServiceCall[];
 }
 
 /** A violation of a compile-time rule, worded as Encore words it where Encore has the rule. */

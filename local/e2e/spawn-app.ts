@@ -19,6 +19,8 @@ const node = [process.execPath, "--import", pathToFileURL(createRequire(import.m
 
 export interface SpawnedApp {
   baseUrl: string;
+  /** The development dashboard's URL (on a free port unless DASH_PORT says otherwise), if it started. */
+  dashUrl: string | null;
   output: () => string;
   /** The child process, for tests that signal it themselves. */
   child: ChildProcess;
@@ -72,6 +74,7 @@ export async function startApp(appDir: string, env: Record<string, string | unde
       LOCAL_DB_NAME_PREFIX: own.dbPrefix,
       LOCAL_CACHE_KEY_PREFIX: own.dbPrefix,
       PORT: "0",
+      DASH_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],
@@ -92,6 +95,7 @@ export async function startApp(appDir: string, env: Record<string, string | unde
   });
   return {
     baseUrl,
+    dashUrl: /Development dashboard on (http:\/\/\S+)/.exec(out)?.[1] ?? null,
     output: () => out,
     child,
     stop: async () => {

@@ -8,7 +8,7 @@ import { dataDir } from "../layout.mjs";
 import { appModel, testMode } from "./context";
 import { decodeJson, encodeJson } from "./api/codec";
 import { LogLevel, rootLogger } from "./logger";
-import { Broker, type BrokerTestHooks } from "./pubsub/broker";
+import { Broker, type BrokerTestHooks, type SubscriptionStats } from "./pubsub/broker";
 import { FileJournal } from "./pubsub/journal";
 import { PubSubSubscription, PubSubTopic } from "./pubsub/handles";
 
@@ -44,3 +44,8 @@ export function openSubscription(cfg: Napi.PubSubSubscriptionConfig): PubSubSubs
  * message; setBackoffScale(f) multiplies every retry backoff; reset() drops everything queued.
  */
 export const pubsubTestHooks: BrokerTestHooks = broker.testHooks;
+
+/** Queued, in-flight and retrying messages of every subscription (the dashboard's Pub/Sub view). */
+export function pubsubStats(): SubscriptionStats[] {
+  return broker.stats();
+}

@@ -42,7 +42,7 @@ describe("traces of the running app", () => {
   it("records POST /shorten with auth, SQL, bucket upload, publish and the linked delivery", async () => {
     const res = await post("/shorten", { url: "https://example.com/traced" });
     expect(res.status).toBe(200);
-    expect(res.traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(res.traceId).toMatch(/^[0-9a-v]{26}$/);
     await drainTopic("url-shortened");
     const trace = await finished(res.traceId);
 

@@ -10,6 +10,7 @@ import { type Segment, parsePath } from "../respath";
 import { validationErrors } from "../schema";
 import { describeSchema } from "../validation";
 import { handlerTypes, objectSchemaOf } from "./signature";
+import { docComment } from "../doc";
 
 /** An endpoint with what the later rules need from its source. */
 export interface EndpointDecl {
@@ -88,6 +89,7 @@ function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
     bodyLimit: bodyLimitNode === undefined ? DEFAULT_BODY_LIMIT : isNullLit(bodyLimitNode) ? null : unsignedLit(bodyLimitNode, 64),
     tags: tagsNode === undefined ? [] : stringArrayLit(tagsNode),
     sensitive: flag("sensitive"),
+    doc: docComment(decl),
     request: null,
     response: null,
   };

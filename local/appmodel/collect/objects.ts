@@ -28,7 +28,7 @@ function parseBucket(pass: Pass, expr: ts.NewExpression, rel: string): BucketDec
     return v === undefined ? false : boolLit(v);
   };
   return {
-    model: { name: r.name, file: rel, loc: locOf(pass, expr), public: flag("public"), versioned: flag("versioned") },
+    model: { name: r.name, file: rel, loc: locOf(pass, expr), public: flag("public"), versioned: flag("versioned"), usedBy: [] },
     node: expr,
     binding: r.binding,
   };

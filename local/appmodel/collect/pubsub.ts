@@ -51,6 +51,7 @@ function parseTopic(pass: Pass, expr: ts.NewExpression, rel: string): TopicDecl 
       deliveryGuarantee: guarantee,
       orderingAttribute: ordering === undefined ? null : stringLit(ordering),
       message,
+      publishers: [],
     },
     node: expr,
     binding: r.binding,

@@ -14,7 +14,8 @@ function field(name: string, type: TypeSchema, extra: Partial<ObjectSchema["fiel
 function endpoint(request: ObjectSchema | null, response: ObjectSchema | null, methods: EndpointModel["methods"] = ["POST"], path = "/x"): EndpointModel {
   return {
     service: "s", name: "e", file: "s/e.ts", loc: { file: "s/e.ts", line: 1, column: 1 }, methods, path, expose: true, auth: false,
-    raw: false, bodyLimit: null, tags: [], sensitive: false, request, response,
+    raw: false, bodyLimit: null, tags: [], sensitive: false,
+    doc: null, request, response,
   };
 }
 

@@ -10,8 +10,8 @@ import { ObjectErrorKind, TypedObjectError } from "./errors";
 
 const loc = { file: "url/bucket.ts", line: 1, column: 1 };
 const buckets: BucketModel[] = [
-  { name: "qr-codes", file: "url/bucket.ts", loc, public: true, versioned: false },
-  { name: "private-files", file: "url/bucket.ts", loc, public: false, versioned: false },
+  { name: "qr-codes", file: "url/bucket.ts", loc, public: true, versioned: false, usedBy: [] },
+  { name: "private-files", file: "url/bucket.ts", loc, public: false, versioned: false, usedBy: [] },
 ];
 
 let dir: string;

@@ -1,7 +1,7 @@
 // The objects the SDK's Bucket holds (runtime.RT.bucket): operations resolve to a value or to a
 // TypedObjectError, never reject on expected failures, exactly like the native binding.
 import type { Napi } from "../napi-types";
-import { notFound, orObjectError, type TypedObjectError } from "./errors";
+import { notFound, orObjectError, TypedObjectError } from "./errors";
 import { checkKey, keyProblem, type BucketStore, type StoredAttrs } from "./store";
 import type { SignedMethod, UrlSigner } from "./signing";
 import { traced } from "../../trace";
@@ -10,7 +10,7 @@ type Source = Napi.Request | null | undefined;
 
 /** A bucket call's result as the end of its trace event: a TypedObjectError is the event's error. */
 function outcome(result: unknown, fields?: (r: any) => Record<string, unknown>) {
-  return result instanceof Error ? { error: result } : { fields: fields?.(result) };
+  return result instanceof TypedObjectError ? { error: result } : { fields: fields?.(result) };
 }
 
 /** What a bucket handle needs: its declaration, its files and how to build URLs on the local server. */

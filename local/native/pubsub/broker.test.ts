@@ -17,6 +17,7 @@ const topic: TopicModel = {
   deliveryGuarantee: "at-least-once",
   orderingAttribute: null,
   message: { fields: [field("code", "string"), field("timestamp", "date")] },
+  publishers: [],
 };
 
 function sub(name: string, over: Partial<SubscriptionModel> = {}): SubscriptionModel {

@@ -47,6 +47,19 @@ export interface BrokerTestHooks {
   reset(): void;
 }
 
+/** One subscription's queue at a glance. */
+export interface SubscriptionStats {
+  topic: string;
+  subscription: string;
+  service: string;
+  /** False until the module declaring the subscription was imported. */
+  subscribed: boolean;
+  queued: number;
+  inFlight: number;
+  /** Messages waiting out a retry backoff. */
+  retrying: number;
+}
+
 interface Message {
   id: string;
   /** The encoded body, kept as text so every delivery decodes a fresh copy. */
@@ -183,6 +196,22 @@ export class Broker {
     q.handler = handler;
     this.pump(q);
     return new Promise<void>(() => {});
+  }
+
+  /** Each declared subscription's queue: what the dashboard shows as queued, in flight and retrying. */
+  stats(): SubscriptionStats[] {
+    return this.deps.model().subscriptions.map((sub) => {
+      const q = this.queues.get(queueKey(sub));
+      return {
+        topic: sub.topic,
+        subscription: sub.name,
+        service: sub.service,
+        subscribed: q?.handler != null,
+        queued: q?.ready.length ?? 0,
+        inFlight: q?.inFlight ?? 0,
+        retrying: q?.retryTimers.size ?? 0,
+      };
+    });
   }
 
   readonly testHooks: BrokerTestHooks = {

@@ -15,6 +15,7 @@ const topic: TopicModel = {
   deliveryGuarantee: "at-least-once",
   orderingAttribute: null,
   message: { fields: [{ name: "code", wireName: "code", optional: false, location: "default", type: { kind: "string" } }] },
+  publishers: [],
 };
 const subs: SubscriptionModel[] = ["track-analytics", "audit"].map((name) => ({
   topic: topic.name,
