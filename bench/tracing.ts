@@ -6,7 +6,7 @@
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { startApp, type SpawnedApp } from "../local/e2e/spawn-app";
+import { startApp, type SpawnedApp } from "../local/index";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);

@@ -1,7 +1,7 @@
 // What the dashboard's catalog and flow read from the app model: doc comments, publishers, callers, bucket users.
 import { describe, expect, it } from "vitest";
 import { loadAppModel } from "./cache";
-import { appRootDir } from "../paths";
+import { appRoot as appRootDir } from "../layout.mjs";
 
 describe("usage in the app model", () => {
   const model = loadAppModel(appRootDir);

@@ -2,13 +2,14 @@
 // from the API explorer, open its trace and find the INSERT, the publish and the linked delivery
 // with its own SQL; failed calls show their error; the catalog and the flow show the whole app.
 // Screenshots go to .local/screenshots/.
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
 import { startTestServer, type TestServer } from "../testing";
 import { signUp } from "../../url/__tests__/helpers";
-import { appRootDir } from "../paths";
+import { appRoot as appRootDir } from "../layout.mjs";
 import { loadAppModel } from "../appmodel/cache";
 import { startDashboard, type Dashboard } from "./server";
 

@@ -1,6 +1,7 @@
 // The dashboard's JSON API and live stream against the running app: traces appear within a second,
 // the explorer calls through the gateway, the catalog and flow come from the app model, cron runs
 // are traced, and only loopback JSON requests are accepted.
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainTopic, startTestServer, type TestServer } from "../testing";

@@ -1,6 +1,7 @@
 // The tracer inside the running app: one POST /shorten over HTTP yields Encore's spans and events
 // (auth call, SQL, bucket upload, publish, the linked track-analytics delivery with its own SQL),
 // a service call is a child span pointing at its RPC event, and failed requests carry their error.
+/* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainTopic, startTestServer, type TestServer } from "../testing";
 import { signUp } from "../../url/__tests__/helpers";

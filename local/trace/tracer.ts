@@ -2,7 +2,7 @@
 // kept in memory as a ring of the last N traces (what the dashboard lists and shows). Spans are found
 // by the span id in a request's trace data, the handle every native call receives as its `source`.
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { EventKind, SpanKind, SpanRecord, TraceError, TraceEvent, TraceRecord, TraceSummary } from "./model";
+import type { EventKind, SpanRecord, TraceError, TraceEvent, TraceRecord, TraceSummary } from "./model";
 
 export interface TracerOptions {
   /** Record anything at all (LOCAL_TRACE=0 turns tracing off). */
@@ -18,7 +18,7 @@ export interface TracerOptions {
 }
 
 /** What a span starts with; ids come from the request's trace data. */
-export interface SpanInit extends Omit<SpanRecord, "events" | "droppedEvents" | "start" | "traceId" | "spanId" | "parentSpanId" | "parentTraceId"> {}
+export type SpanInit = Omit<SpanRecord, "events" | "droppedEvents" | "start" | "traceId" | "spanId" | "parentSpanId" | "parentTraceId">;
 
 /** The ids a span gets from the request it belongs to (Encore's TraceData). */
 export interface SpanIds {

@@ -1,3 +1,4 @@
+/* global EventSource */
 // Talking to the dashboard server: JSON calls and one shared server-sent event stream.
 import { html } from "./html.js";
 import { useEffect, useState } from "preact/hooks";

@@ -1,3 +1,4 @@
+/* global location, document, addEventListener, removeEventListener */
 // The dashboard's shell: a navigation bar and one view per hash route (#/traces/<id>, #/catalog, ...).
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";

@@ -1,3 +1,4 @@
+/* global location */
 // The trace list (live) and the trace view: a waterfall of spans and their events, with details.
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { html, ms } from "./html.js";
@@ -98,7 +99,9 @@ function Payload({ name, text }) {
   let shown = text;
   try {
     shown = JSON.stringify(JSON.parse(text), null, 2);
-  } catch {}
+  } catch {
+    // Not JSON: shown as it is.
+  }
   return html`<dt>${name}</dt><dd><pre data-testid="payload">${shown}</pre></dd>`;
 }
 

@@ -9,7 +9,7 @@ import { traced } from "../../trace";
 type Source = Napi.Request | null | undefined;
 
 /** A bucket call's result as the end of its trace event: a TypedObjectError is the event's error. */
-function outcome(result: unknown, fields?: (r: any) => Record<string, unknown>) {
+function outcome<T>(result: T | TypedObjectError, fields?: (r: T) => Record<string, unknown>) {
   return result instanceof TypedObjectError ? { error: result } : { fields: fields?.(result) };
 }
 
