@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import log from "encore.dev/log";
 import { describeLocal, runCronJob, singleConnectionDatabase } from "../local/testing";
 import { qrCodes } from "./bucket";
-import { BATCH_SIZE, STALE_AFTER_MS, cleanupStaleUrls, deleteStaleUrls } from "./cleanup";
+import { BATCH_SIZE, EXPIRED_KEPT_MS, STALE_AFTER_MS, cleanupStaleUrls, deleteStaleUrls } from "./cleanup";
 import { db } from "./db";
 import { qrObjectName } from "./qr";
 import { holdCleanupTurnForThisFile } from "./__tests__/helpers";
@@ -15,6 +15,7 @@ interface Seed {
   clicks: number;
   /** Upload a QR image for it. */
   qr?: boolean;
+  expires?: Date;
 }
 
 const seeded: string[] = [];
@@ -23,10 +24,11 @@ const seeded: string[] = [];
 async function seed(...rows: Seed[]): Promise<string[]> {
   const codes = rows.map(() => `cl${randomUUID().replaceAll("-", "").slice(0, 12)}`);
   await db.exec`
-    INSERT INTO urls (code, original_url, clicks, created_at)
-    SELECT code, 'https://example.com/cleanup', clicks, created
-    FROM unnest(${codes}::text[], ${rows.map((r) => r.clicks)}::int[], ${rows.map((r) => r.created.toISOString())}::timestamptz[])
-      AS s(code, clicks, created)`;
+    INSERT INTO urls (code, original_url, clicks, created_at, expires_at)
+    SELECT code, 'https://example.com/cleanup', clicks, created, expires
+    FROM unnest(${codes}::text[], ${rows.map((r) => r.clicks)}::int[], ${rows.map((r) => r.created.toISOString())}::timestamptz[],
+                ${rows.map((r) => r.expires?.toISOString() ?? null)}::timestamptz[])
+      AS s(code, clicks, created, expires)`;
   await Promise.all(
     rows.flatMap((r, i) =>
       r.qr ? [qrCodes.upload(qrObjectName(codes[i]), Buffer.from("png"), { contentType: "image/png" })] : [],
@@ -53,6 +55,7 @@ afterEach(async () => {
 describe("deleteStaleUrls at a fixed cutoff", () => {
   // Rows far in the past, so no other test's links are anywhere near this cutoff.
   const cutoff = new Date("1999-06-01T00:00:00.000Z");
+  const cutoffs = { unclickedCreatedBefore: cutoff, expiredBefore: cutoff };
 
   it("deletes zero-click links created strictly before the cutoff, keeps the rest", async () => {
     const [stale, staleByAMs, atBoundary, clickedOld, fresh] = await seed(
@@ -63,11 +66,28 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
       { created: new Date(cutoff.getTime() + DAY_MS), clicks: 0 },
     );
 
-    expect(await deleteStaleUrls(cutoff)).toBe(2);
+    expect(await deleteStaleUrls(cutoffs)).toBe(2);
 
     expect(await surviving([stale, staleByAMs, atBoundary, clickedOld, fresh])).toEqual(
       [atBoundary, clickedOld, fresh].sort(),
     );
+  });
+
+  it("deletes links that expired strictly before the expiry cutoff, clicked or not, with their QR images", async () => {
+    const created = new Date(cutoff.getTime() + 10 * DAY_MS); // too young to be stale for lack of clicks
+    const [expiredLong, expiredAtBoundary, expiredLater, neverExpires] = await seed(
+      { created, clicks: 40, qr: true, expires: new Date(cutoff.getTime() - 1) },
+      { created, clicks: 3, expires: cutoff },
+      { created, clicks: 0, expires: new Date(cutoff.getTime() + DAY_MS) },
+      { created, clicks: 0 },
+    );
+
+    expect(await deleteStaleUrls(cutoffs)).toBe(1);
+
+    expect(await surviving([expiredLong, expiredAtBoundary, expiredLater, neverExpires])).toEqual(
+      [expiredAtBoundary, expiredLater, neverExpires].sort(),
+    );
+    expect(await qrCodes.exists(qrObjectName(expiredLong))).toBe(false);
   });
 
   it("changes nothing when run a second time", async () => {
@@ -77,9 +97,9 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
       { created: cutoff, clicks: 0 },
     );
 
-    expect(await deleteStaleUrls(cutoff)).toBe(1);
+    expect(await deleteStaleUrls(cutoffs)).toBe(1);
     const afterFirst = await db.queryAll`SELECT id, code, clicks, created_at FROM urls WHERE code = ANY(${codes}::text[]) ORDER BY id`;
-    expect(await deleteStaleUrls(cutoff)).toBe(0);
+    expect(await deleteStaleUrls(cutoffs)).toBe(0);
     const afterSecond = await db.queryAll`SELECT id, code, clicks, created_at FROM urls WHERE code = ANY(${codes}::text[]) ORDER BY id`;
 
     expect(afterSecond).toEqual(afterFirst);
@@ -93,7 +113,7 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
     );
     const stale = codes.filter((_, i) => i % 2 === 0);
 
-    expect(await deleteStaleUrls(cutoff)).toBe(stale.length);
+    expect(await deleteStaleUrls(cutoffs)).toBe(stale.length);
     expect(await surviving(codes)).toEqual(codes.filter((_, i) => i % 2 === 1).sort());
   });
 
@@ -104,7 +124,7 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
       { created: new Date(cutoff.getTime() - DAY_MS), clicks: 2, qr: true },
     );
 
-    expect(await deleteStaleUrls(cutoff)).toBe(2);
+    expect(await deleteStaleUrls(cutoffs)).toBe(2);
 
     expect(await surviving([staleWithQr, staleWithoutQr, kept])).toEqual([kept]);
     expect(await qrCodes.exists(qrObjectName(staleWithQr))).toBe(false);
@@ -124,7 +144,7 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
     });
 
     const logError = vi.spyOn(log, "error").mockImplementation(() => {});
-    await expect(deleteStaleUrls(cutoff)).rejects.toThrow(`1 QR image(s) left in qr-codes: ${qrObjectName(unlucky)}`);
+    await expect(deleteStaleUrls(cutoffs)).rejects.toThrow(`1 QR image(s) left in qr-codes: ${qrObjectName(unlucky)}`);
     expect(logError).toHaveBeenCalledWith(expect.any(Error), expect.stringMatching(/QR image/), { object: qrObjectName(unlucky) });
 
     expect(await surviving([unlucky, lucky])).toEqual([]);
@@ -141,7 +161,7 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
     await using tx = await db.begin();
     await tx.exec`UPDATE urls SET clicks = clicks + 1 WHERE code = ${clickedNow}`;
 
-    expect(await deleteStaleUrls(cutoff)).toBe(1);
+    expect(await deleteStaleUrls(cutoffs)).toBe(1);
 
     await tx.commit();
     expect(await surviving([clickedNow, stale])).toEqual([clickedNow]);
@@ -149,26 +169,32 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
 });
 
 describe("cleanupStaleUrls", () => {
-  it("uses a 90-day cutoff on the real clock and reports what it deleted", async () => {
+  it("uses a 90-day and a 30-day-after-expiry cutoff on the real clock and reports what it deleted", async () => {
     const now = Date.now();
     const minute = 60_000;
-    const [justStale, justFresh, clickedOld, fresh] = await seed(
+    const [justStale, justFresh, clickedOld, fresh, longExpired, recentlyExpired] = await seed(
       { created: new Date(now - STALE_AFTER_MS - minute), clicks: 0, qr: true },
       { created: new Date(now - STALE_AFTER_MS + minute), clicks: 0 },
       { created: new Date(now - 2 * STALE_AFTER_MS), clicks: 3 },
       { created: new Date(now - DAY_MS), clicks: 0 },
+      { created: new Date(now - 60 * DAY_MS), clicks: 9, qr: true, expires: new Date(now - EXPIRED_KEPT_MS - minute) },
+      { created: new Date(now - 60 * DAY_MS), clicks: 9, expires: new Date(now - EXPIRED_KEPT_MS + minute) },
     );
     expect(STALE_AFTER_MS).toBe(90 * DAY_MS);
+    expect(EXPIRED_KEPT_MS).toBe(30 * DAY_MS);
     const info = vi.spyOn(log, "info");
 
     const first = await cleanupStaleUrls();
     const second = await cleanupStaleUrls();
 
-    expect(first.deleted).toBeGreaterThanOrEqual(1);
+    expect(first.deleted).toBeGreaterThanOrEqual(2);
     expect(second).toEqual({ deleted: 0 });
     expect(info).toHaveBeenCalledWith("removed stale urls", expect.objectContaining({ deleted: first.deleted }));
-    expect(await surviving([justStale, justFresh, clickedOld, fresh])).toEqual([justFresh, clickedOld, fresh].sort());
+    expect(await surviving([justStale, justFresh, clickedOld, fresh, longExpired, recentlyExpired])).toEqual(
+      [justFresh, clickedOld, fresh, recentlyExpired].sort(),
+    );
     expect(await qrCodes.exists(qrObjectName(justStale))).toBe(false);
+    expect(await qrCodes.exists(qrObjectName(longExpired))).toBe(false);
   });
 });
 

@@ -13,7 +13,18 @@ import { qrObjectName } from "./qr";
  */
 export const STALE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
 
-/** Rows per DELETE: each statement locks at most this many (stale, unclicked) rows, briefly. */
+/** An expired link is kept this long after it expires (its owner can still see it and revive it), then deleted. */
+export const EXPIRED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
+
+/** Cutoffs says which links are stale: both bounds are strict. */
+export interface Cutoffs {
+  /** Links with zero clicks created before this. */
+  unclickedCreatedBefore: Date;
+  /** Links that expired before this, clicked or not. */
+  expiredBefore: Date;
+}
+
+/** Rows per DELETE: each statement locks at most this many stale rows, briefly. */
 export const BATCH_SIZE = 500;
 
 /** QR removals in flight at once, so a batch neither crawls nor floods object storage. */
@@ -25,19 +36,20 @@ export interface CleanupResult {
 }
 
 /**
- * Deletes links with zero clicks created before `cutoff`, BATCH_SIZE rows per statement, and
- * their QR images. Walks the primary key upwards (keyset), so each row is visited once per run
- * without an extra index: a partial index WHERE clicks = 0 would make every click's UPDATE
- * non-HOT. Rows locked by a concurrent click are skipped until the next run. Returns the count.
+ * Deletes stale links (never clicked and old, or long expired), BATCH_SIZE rows per statement, with
+ * their QR images and (by cascade) their click history. Walks the primary key upwards (keyset), so
+ * each row is visited once per run without an extra index: a partial index WHERE clicks = 0 would make
+ * every click's UPDATE non-HOT. Rows locked by a concurrent click are skipped until the next run. Returns the count.
  */
-export async function deleteStaleUrls(cutoff: Date): Promise<number> {
+export async function deleteStaleUrls({ unclickedCreatedBefore, expiredBefore }: Cutoffs): Promise<number> {
   let deleted = 0;
   let afterId = 0;
   for (;;) {
     const rows = await db.queryAll<{ id: number; code: string }>`
       DELETE FROM urls WHERE id IN (
         SELECT id FROM urls
-        WHERE id > ${afterId} AND clicks = 0 AND created_at < ${cutoff}
+        WHERE id > ${afterId}
+          AND ((clicks = 0 AND created_at < ${unclickedCreatedBefore}) OR expires_at < ${expiredBefore})
         ORDER BY id
         LIMIT ${BATCH_SIZE}
         FOR UPDATE SKIP LOCKED)
@@ -71,11 +83,19 @@ async function removeQrImages(codes: string[]): Promise<void> {
   }
 }
 
-/** Deletes links nobody clicked within 90 days of creation; idempotent, safe to run any time. */
+/**
+ * Deletes links nobody clicked within 90 days of creation and links expired more than 30 days ago;
+ * idempotent, safe to run any time.
+ */
 export const cleanupStaleUrls = api({ expose: false }, async (): Promise<CleanupResult> => {
-  const cutoff = new Date(Date.now() - STALE_AFTER_MS);
-  const deleted = await deleteStaleUrls(cutoff);
-  log.info("removed stale urls", { deleted, cutoff: cutoff.toISOString() });
+  const now = Date.now();
+  const cutoffs = { unclickedCreatedBefore: new Date(now - STALE_AFTER_MS), expiredBefore: new Date(now - EXPIRED_KEPT_MS) };
+  const deleted = await deleteStaleUrls(cutoffs);
+  log.info("removed stale urls", {
+    deleted,
+    unclickedCreatedBefore: cutoffs.unclickedCreatedBefore.toISOString(),
+    expiredBefore: cutoffs.expiredBefore.toISOString(),
+  });
   return { deleted };
 });
 

@@ -1,6 +1,7 @@
 // Clicks are group-committed: concurrent resolves share one statement that counts them all.
 import { db } from "./db";
 import { GroupCommit } from "./group-commit";
+import type { Resolution } from "./resolution";
 import type { Visit } from "./visit";
 
 /** Click is one GET of a short link. */
@@ -35,23 +36,26 @@ function groupClicks(clicks: Click[]): ClickGroup[] {
 
 /**
  * writeClicks counts a batch of clicks in one statement (one implicit transaction) and returns each
- * click's target, or null where its code names no link. The statement adds each link's clicks to
+ * click's resolution: its link's target, or why there is none (no such link, or one past its expiry,
+ * which counts nothing from the instant it expires). The statement adds each link's clicks to
  * `urls.clicks`, sets `last_clicked_at`, and adds to the link's history for today (UTC): per day, per
  * referrer host and per device. The links' rows are locked in code order first, so two instances
  * writing overlapping batches wait for each other instead of deadlocking; every history row of a link
  * is written under its link's lock. Either everything in the batch is counted or nothing is.
  * Exported so a test can run two instances' batches against each other.
  */
-export async function writeClicks(clicks: Click[]): Promise<(string | null)[]> {
+export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
   const groups = groupClicks(clicks);
-  const rows = await db.queryAll<{ code: string; original_url: string | null }>`
+  const rows = await db.queryAll<{ code: string; original_url: string | null; expired: boolean }>`
     WITH batch AS MATERIALIZED (
       SELECT code, host, device, n
       FROM unnest(${groups.map((g) => g.code)}::text[], ${groups.map((g) => g.host)}::text[],
                   ${groups.map((g) => g.device)}::text[], ${groups.map((g) => g.n)}::int[]) AS b (code, host, device, n)
     ),
     locked AS MATERIALIZED (
-      SELECT id, code FROM urls WHERE code IN (SELECT code FROM batch) ORDER BY code FOR UPDATE
+      SELECT id, code FROM urls
+      WHERE code IN (SELECT code FROM batch) AND (expires_at IS NULL OR expires_at > now())
+      ORDER BY code FOR UPDATE
     ),
     counted AS (
       UPDATE urls SET clicks = urls.clicks + per_link.n, last_clicked_at = now()
@@ -77,20 +81,27 @@ export async function writeClicks(clicks: Click[]): Promise<(string | null)[]> {
       FROM counted JOIN batch USING (code) GROUP BY counted.id, batch.device
       ON CONFLICT (url_id, day, device) DO UPDATE SET clicks = url_device_clicks.clicks + EXCLUDED.clicks
     )
-    SELECT asked.code, counted.original_url
-    FROM (SELECT DISTINCT code FROM batch) AS asked LEFT JOIN counted USING (code)
+    SELECT asked.code, counted.original_url, (uncounted.expires_at <= now()) IS TRUE AS expired
+    FROM (SELECT DISTINCT code FROM batch) AS asked
+    LEFT JOIN counted USING (code)
+    LEFT JOIN urls AS uncounted ON uncounted.code = asked.code AND counted.code IS NULL
   `;
-  const targets = new Map(rows.map((r) => [r.code, r.original_url]));
-  return clicks.map((c) => targets.get(c.code) ?? null);
+  const byCode = new Map(
+    rows.map((r): [string, Resolution] => [
+      r.code,
+      r.original_url !== null ? { target: r.original_url } : { gone: r.expired ? "expired" : "not_found" },
+    ]),
+  );
+  return clicks.map((c) => byCode.get(c.code) ?? { gone: "not_found" });
 }
 
 /** This instance's click queue: one batch statement in flight at a time. */
 const clickQueue = new GroupCommit(writeClicks, MAX_CLICKS_PER_BATCH);
 
 /**
- * countClick counts one click and returns the link's target, or null for an unknown code. It settles
- * only once the statement holding the click has committed, so an answered visit is a counted one.
+ * countClick counts one click and returns where its link leads. It settles only once the statement
+ * holding the click has committed, so an answered visit is a counted one.
  */
-export function countClick(click: Click): Promise<string | null> {
+export function countClick(click: Click): Promise<Resolution> {
   return clickQueue.submit(click);
 }

@@ -2,6 +2,7 @@
 import { randomBytes } from "node:crypto";
 import { APIError } from "encore.dev/api";
 import log from "encore.dev/log";
+import { isReserved } from "./reserved";
 
 const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
 
@@ -13,15 +14,6 @@ export const MAX_CODE_ATTEMPTS = 5;
 
 // Bytes at or above 252 (= 7 × 36) are dropped so that byte % 36 is uniform.
 const UNBIASED_LIMIT = 256 - (256 % ALPHABET.length);
-
-const CODE_SHAPE = new RegExp(`^[0-9a-z]{${CODE_LENGTH}}$`);
-
-// The app's static first path segments, plus names a future top-level route is likely to take:
-// GET /:code would be shadowed by such a route (ENCORE.md §3), so no code may equal one.
-const RESERVED = new Set([
-  "shorten", "urls", "auth", "analytics", "internal",
-  "health", "status", "signup", "logout", "static", "assets", "public", "search",
-]);
 
 /** RandomSource yields cryptographically random bytes; injectable so tests can force a code. */
 export type RandomSource = (size: number) => Uint8Array;
@@ -35,11 +27,6 @@ export function randomCode(random: RandomSource = randomBytes): string {
     }
   }
   return code;
-}
-
-/** isCode tells whether s has the shape of a code, so malformed ones are refused without a query. */
-export function isCode(s: string): boolean {
-  return CODE_SHAPE.test(s);
 }
 
 /** codeSource is the generator shorten uses; an object so a test can spy on `next` to force a clash. */
@@ -56,7 +43,7 @@ export async function allocateCode<T>(
 ): Promise<T> {
   for (let attempt = 1; attempt <= MAX_CODE_ATTEMPTS; attempt++) {
     const code = next();
-    if (RESERVED.has(code)) continue;
+    if (isReserved(code)) continue;
     const claimed = await claim(code);
     if (claimed !== null) return claimed;
     // Frequent clashes mean the code space is filling up: operators should see it.

@@ -46,6 +46,8 @@ describe("GET /urls", () => {
         originalUrl: "https://example.com/described",
         clicks: 0,
         createdAt: expect.any(Date),
+        expiresAt: null,
+        lastClickedAt: null,
       },
     ]);
   });

@@ -5,7 +5,7 @@ import log from "encore.dev/log";
 import { publicBaseUrl, shortUrl } from "./base-url";
 import { qrCodes } from "./bucket";
 import { callerID } from "./caller";
-import { isCode } from "./code";
+import { isLinkCode } from "./alias";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { db } from "./db";
 import { qrCodeUrl, qrObjectName } from "./qr";
@@ -27,6 +27,10 @@ export interface Link {
   originalUrl: string;
   clicks: number;
   createdAt: Date;
+  /** When the link stops resolving; null when it never does. */
+  expiresAt: Date | null;
+  /** When the link was last followed; null when never (or only before click history existed). */
+  lastClickedAt: Date | null;
 }
 
 /** ListUrlsResponse is one page of links, newest first. */
@@ -41,12 +45,29 @@ export interface DeleteUrlRequest {
   code: string;
 }
 
-interface LinkRow {
+/** LinkRow is a urls row as the link endpoints select it. */
+export interface LinkRow {
   id: number;
   code: string;
   original_url: string;
   clicks: number;
   created_at: Date;
+  expires_at: Date | null;
+  last_clicked_at: Date | null;
+}
+
+/** toLink describes a stored link to its owner. */
+export function toLink(row: LinkRow, base: string): Link {
+  return {
+    code: row.code,
+    shortUrl: shortUrl(base, row.code),
+    qrCodeUrl: qrCodeUrl(row.code),
+    originalUrl: row.original_url,
+    clicks: row.clicks,
+    createdAt: row.created_at,
+    expiresAt: row.expires_at,
+    lastClickedAt: row.last_clicked_at,
+  };
 }
 
 /**
@@ -60,7 +81,7 @@ export const listUrls = api(
     const before = cursor === undefined ? null : decodeCursor(cursor);
     // One row more than a page tells whether another page follows.
     const rows = await db.queryAll<LinkRow>`
-      SELECT id, code, original_url, clicks, created_at
+      SELECT id, code, original_url, clicks, created_at, expires_at, last_clicked_at
       FROM urls
       WHERE creator = ${creator} AND (${before}::int IS NULL OR id < ${before}::int)
       ORDER BY id DESC
@@ -69,14 +90,7 @@ export const listUrls = api(
     const page = rows.slice(0, PAGE_SIZE);
     const base = publicBaseUrl();
     return {
-      urls: page.map((row) => ({
-        code: row.code,
-        shortUrl: shortUrl(base, row.code),
-        qrCodeUrl: qrCodeUrl(row.code),
-        originalUrl: row.original_url,
-        clicks: row.clicks,
-        createdAt: row.created_at,
-      })),
+      urls: page.map((row) => toLink(row, base)),
       nextCursor: rows.length > PAGE_SIZE ? encodeCursor(page[page.length - 1].id) : undefined,
     };
   },
@@ -90,7 +104,7 @@ export const deleteUrl = api(
   { expose: true, auth: true, method: "DELETE", path: "/urls/:code" },
   async ({ code }: DeleteUrlRequest): Promise<void> => {
     const creator = callerID();
-    const row = isCode(code)
+    const row = isLinkCode(code)
       ? await db.queryRow<{ code: string }>`
           DELETE FROM urls WHERE code = ${code} AND creator = ${creator} RETURNING code
         `

@@ -38,7 +38,7 @@ describe("resolving a code", () => {
     const statements = vi.spyOn(db, "queryAll");
     const results = await Promise.all(Array.from({ length: 200 }, () => recordClick(code, DIRECT_VISIT)));
     expect(statements).toHaveBeenCalledTimes(1);
-    expect(results.every((url) => url === target)).toBe(true);
+    expect(results.every((r) => "target" in r && r.target === target)).toBe(true);
     expect((await stats({ code })).clicks).toBe(200);
   });
 
@@ -48,11 +48,24 @@ describe("resolving a code", () => {
     const statements = vi.spyOn(db, "queryAll");
     const results = await Promise.all(codes.map((code) => recordClick(code, DIRECT_VISIT)));
     expect(statements).toHaveBeenCalledTimes(1);
-    expect(results).toEqual([
-      "https://example.com/a", null, "https://example.com/b", "https://example.com/a", null, "https://example.com/b", "https://example.com/a",
-    ]);
+    const toA = { target: "https://example.com/a" };
+    const toB = { target: "https://example.com/b" };
+    const none = { gone: "not_found" };
+    expect(results).toEqual([toA, none, toB, toA, none, toB, toA]);
     expect((await stats({ code: a.code })).clicks).toBe(3);
     expect((await stats({ code: b.code })).clicks).toBe(2);
+  });
+
+  it("counts nothing for an expired link in a batch, and says it has expired", async () => {
+    const [live, expired] = await Promise.all([shortenAs(newUser(), "https://example.com/live"), shortenAs(newUser(), "https://example.com/over")]);
+    await db.exec`UPDATE urls SET expires_at = now() - interval '1 millisecond' WHERE code = ${expired.code}`;
+    const results = await Promise.all([live.code, expired.code, live.code].map((code) => recordClick(code, DIRECT_VISIT)));
+    const toLive = { target: "https://example.com/live" };
+    expect(results).toEqual([toLive, { gone: "expired" }, toLive]);
+    const row = await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${expired.code}`;
+    expect(row).toEqual({ clicks: 0 });
+    expect(await historyOf(expired.code)).toEqual({ days: [], referrers: {}, devices: {} });
+    expect((await stats({ code: live.code })).clicks).toBe(2);
   });
 
   it("stores each click's day, referrer host and device in the same write", async () => {
@@ -75,9 +88,9 @@ describe("resolving a code", () => {
   });
 
   it("finds nothing for unknown or malformed codes", async () => {
-    expect(await recordClick("zzzzzz", DIRECT_VISIT)).toBeNull();
-    expect(await recordClick("ABC123", DIRECT_VISIT)).toBeNull();
-    expect(await recordClick("abc' OR '1'='1", DIRECT_VISIT)).toBeNull();
+    for (const code of ["zzzzzz", "ABC123", "abc' OR '1'='1", "../etc"]) {
+      expect(await recordClick(code, DIRECT_VISIT)).toEqual({ gone: "not_found" });
+    }
   });
 
   it("stats are not_found for unknown and malformed codes, and change nothing", async () => {
@@ -133,6 +146,32 @@ describeLocal("GET /:code over HTTP", () => {
       expect(resp.headers.get("content-type")).toMatch(/^application\/json/);
       await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
     }
+  });
+
+  it.each([
+    ["a browser", BROWSER_ACCEPT, 302],
+    ["a JSON client", "application/json", 200],
+  ])("answers HEAD from %s like GET, with no body and no click", async (_, accept, status) => {
+    const { code: probed } = await shortenAs(newUser(), "https://example.com/probed");
+    const get = await fetch(`${server.baseUrl}/${probed}`, { redirect: "manual", headers: { Accept: accept } });
+    const getBody = await get.arrayBuffer();
+    for (let i = 0; i < 3; i++) {
+      const head = await fetch(`${server.baseUrl}/${probed}`, { method: "HEAD", redirect: "manual", headers: { Accept: accept } });
+      expect(head.status).toBe(status);
+      for (const name of ["location", "content-type", "content-length", "cache-control", "vary"]) {
+        expect(head.headers.get(name), name).toBe(get.headers.get(name));
+      }
+      expect((await head.arrayBuffer()).byteLength).toBe(0);
+    }
+    expect(getBody.byteLength > 0).toBe(status === 200);
+    expect((await stats({ code: probed })).clicks).toBe(1);
+  });
+
+  it("answers HEAD for an unknown code with 404 and no body", async () => {
+    const head = await fetch(`${server.baseUrl}/zzzzzz`, { method: "HEAD" });
+    expect(head.status).toBe(404);
+    expect(head.headers.get("content-type")).toMatch(/^application\/json/);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
   });
 
   it("counts 500 concurrent visits with mixed referrers and devices exactly, once per successful resolve", async () => {

@@ -1,14 +1,16 @@
-// GET /:code: counts a click and sends the visitor on.
+// GET and HEAD /:code: sends the visitor on; a GET counts a click.
 import { currentRequest, type APICallMeta } from "encore.dev";
-import { api, APIError } from "encore.dev/api";
+import { api } from "encore.dev/api";
 import { prefersHtml } from "./accept";
+import { isLinkCode } from "./alias";
 import { countClick } from "./clicks";
-import { isCode } from "./code";
+import { goneError, peekLink, type Resolution } from "./resolution";
 import { describeVisit, type Visit } from "./visit";
 
 /**
  * resolve answers a browser (Accept prefers text/html) with a bare 302 to the target and any other
- * client with 200 `{"url": ...}`.
+ * client with 200 `{"url": ...}`. HEAD, which link checkers send, gets the same status and headers
+ * with no body, and counts no click. Encore's gateway routes HEAD only to endpoints that declare it.
  *
  * It is a raw endpoint because the two answers differ in shape, and only a raw endpoint controls the
  * whole wire response. A typed endpoint could set the status (HttpStatus) and Location (Header<>), but
@@ -16,30 +18,32 @@ import { describeVisit, type Visit } from "./visit";
  * application/json content type. Errors are still Encore's: a raw handler that throws an APIError
  * before writing gets the standard error response (runtimes/js/src/raw_api.rs coerces the rejection).
  */
-export const resolve = api.raw({ expose: true, method: "GET", path: "/:code" }, async (req, resp) => {
+export const resolve = api.raw({ expose: true, method: ["GET", "HEAD"], path: "/:code" }, async (req, resp) => {
   const { pathParams } = currentRequest() as APICallMeta;
-  const visit = describeVisit(req.headers.referer, req.headers["user-agent"]);
-  const target = await recordClick(String(pathParams.code), visit);
-  if (target === null) throw APIError.notFound("URL not found");
+  const code = String(pathParams.code);
+  const head = req.method === "HEAD";
+  const resolution = head ? await peekLink(code) : await recordClick(code, describeVisit(req.headers.referer, req.headers["user-agent"]));
+  if ("gone" in resolution) throw goneError(resolution.gone);
 
   // Every visit must reach us to be counted, and the answer depends on Accept.
   resp.setHeader("Cache-Control", "no-store");
   resp.setHeader("Vary", "Accept");
   if (prefersHtml(req.headers.accept)) {
-    resp.writeHead(302, { Location: target });
+    resp.writeHead(302, { Location: resolution.target });
     resp.end();
   } else {
-    resp.writeHead(200, { "Content-Type": "application/json" });
-    resp.end(JSON.stringify({ url: target }));
+    const body = JSON.stringify({ url: resolution.target });
+    resp.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+    resp.end(head ? undefined : body);
   }
 });
 
 /**
- * recordClick counts one click on `code` and returns its target, or null for an unknown code. The
- * click joins this instance's next group-committed batch and is committed when this returns; a
- * malformed code never reaches the database.
+ * recordClick counts one click on `code` and returns where it leads. The click joins this instance's
+ * next group-committed batch and is committed when this returns; a malformed code never reaches the
+ * database, and an expired link counts nothing.
  */
-export async function recordClick(code: string, visit: Visit): Promise<string | null> {
-  if (!isCode(code)) return null;
+export async function recordClick(code: string, visit: Visit): Promise<Resolution> {
+  if (!isLinkCode(code)) return { gone: "not_found" };
   return countClick({ code, ...visit });
 }

@@ -34,8 +34,8 @@ describe("POST /shorten", () => {
     expect(await rowsWithCode(link.code)).toEqual([{ original_url: target, creator: user.userID }]);
 
     expect(await stats({ code: link.code })).toEqual({ code: link.code, originalUrl: target, clicks: 0 });
-    expect(await recordClick(link.code, DIRECT_VISIT)).toBe(target);
-    expect(await recordClick(link.code, DIRECT_VISIT)).toBe(target);
+    expect(await recordClick(link.code, DIRECT_VISIT)).toEqual({ target });
+    expect(await recordClick(link.code, DIRECT_VISIT)).toEqual({ target });
     expect(await stats({ code: link.code })).toEqual({ code: link.code, originalUrl: target, clicks: 2 });
   });
 

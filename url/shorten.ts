@@ -2,6 +2,8 @@
 import { api, APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import { PreconditionFailed } from "encore.dev/storage/objects";
+import type { MatchesRegexp, MaxLen, MinLen } from "encore.dev/validate";
+import { validateAlias } from "./alias";
 import { ownHosts, publicBaseUrl, shortUrl } from "./base-url";
 import { qrCodes } from "./bucket";
 import { callerID } from "./caller";
@@ -9,6 +11,7 @@ import { allocateCode } from "./code";
 import { db } from "./db";
 import { limitShorten } from "./limits";
 import { enqueueShortened, publishQueued, type QueuedEvent } from "./outbox";
+import { validateExpiry } from "./expiry";
 import { qrCodeUrl, qrObjectName, renderQrPng } from "./qr";
 import { validateTarget } from "./validate-target";
 
@@ -16,6 +19,10 @@ import { validateTarget } from "./validate-target";
 export interface ShortenRequest {
   /** An absolute http(s) URL, at most 2048 bytes, without credentials, not on this shortener. */
   url: string;
+  /** The code to use instead of a generated one: 3 to 64 letters, digits, '_' or '-', case-sensitive. */
+  alias?: string & MinLen<3> & MaxLen<64> & MatchesRegexp<"^[A-Za-z0-9_-]+$">;
+  /** When the link stops resolving: in the future, at most 5 years ahead. */
+  expiresAt?: Date;
 }
 
 /** ShortenResponse is the new short link. */
@@ -25,27 +32,49 @@ export interface ShortenResponse {
   shortUrl: string;
   /** A public PNG QR code of shortUrl. */
   qrCodeUrl: string;
+  /** Present when the link expires. */
+  expiresAt?: Date;
+}
+
+/** Claimed is a stored link's queued url-shortened event and its expiry. */
+interface Claimed {
+  queued: QueuedEvent;
+  expiresAt: Date | null;
 }
 
 interface StoredLink {
   code: string;
   created_at: Date;
+  expires_at: Date | null;
 }
 
-/** shorten stores `url` under a fresh code for the signed-in user; rate limited per address and per user. */
+/**
+ * shorten stores `url` for the signed-in user under its alias, or else under a fresh code. Aliases and
+ * generated codes share the one unique `code` column, so a generated code that hits an alias is retried
+ * like any clash, and a taken alias is already_exists. Rate limited per address and per user.
+ */
 export const shorten = api(
   { expose: true, auth: true, method: "POST", path: "/shorten" },
-  async ({ url }: ShortenRequest): Promise<ShortenResponse> => {
+  async ({ url, alias, expiresAt }: ShortenRequest): Promise<ShortenResponse> => {
     const creator = callerID();
     const base = publicBaseUrl();
     const originalUrl = validateTarget(url, ownHosts(base));
     await limitShorten(creator);
-    const queued = await allocateCode((code) => store(code, originalUrl, creator, base));
-    await publishQueued(queued);
-    const { code } = queued.event;
-    return { code, shortUrl: shortUrl(base, code), qrCodeUrl: qrCodeUrl(code) };
+    const expiry = expiresAt === undefined ? null : validateExpiry(expiresAt);
+    const claim = (code: string) => store(code, originalUrl, creator, base, expiry);
+    const claimed = alias === undefined ? await allocateCode(claim) : await claimAlias(validateAlias(alias), claim);
+    await publishQueued(claimed.queued);
+    const { code } = claimed.queued.event;
+    return { code, shortUrl: shortUrl(base, code), qrCodeUrl: qrCodeUrl(code), expiresAt: claimed.expiresAt ?? undefined };
   },
 );
+
+/** claimAlias stores the link under the alias the user chose, which only one link can hold. */
+async function claimAlias(alias: string, claim: (code: string) => Promise<Claimed | null>): Promise<Claimed> {
+  const link = await claim(alias);
+  if (link === null) throw APIError.alreadyExists("alias is already taken");
+  return link;
+}
 
 /**
  * store claims `code` for the link: its QR image first, then its row and its outbox event in one
@@ -58,7 +87,7 @@ export const shorten = api(
  * URL (the image depends only on the code and the base URL), so leaving it is right, and removing it
  * could race with that owner.
  */
-async function store(code: string, originalUrl: string, creator: string, base: string): Promise<QueuedEvent | null> {
+async function store(code: string, originalUrl: string, creator: string, base: string, expiresAt: Date | null): Promise<Claimed | null> {
   const object = qrObjectName(code);
   const png = await renderQrPng(shortUrl(base, code));
   try {
@@ -71,14 +100,14 @@ async function store(code: string, originalUrl: string, creator: string, base: s
   try {
     await using tx = await db.begin();
     const link = await tx.queryRow<StoredLink>`
-      INSERT INTO urls (code, original_url, creator)
-      VALUES (${code}, ${originalUrl}, ${creator})
+      INSERT INTO urls (code, original_url, creator, expires_at)
+      VALUES (${code}, ${originalUrl}, ${creator}, ${expiresAt})
       ON CONFLICT (code) DO NOTHING
-      RETURNING code, created_at
+      RETURNING code, created_at, expires_at
     `;
     const queued = link && (await enqueueShortened(tx, { code: link.code, originalUrl, timestamp: link.created_at }));
     await tx.commit();
-    return queued;
+    return queued && { queued, expiresAt: link.expires_at };
   } catch (err) {
     // The upload created the image (notExists), and no link will own it now.
     await qrCodes.remove(object).catch((removeErr) => log.error(removeErr, "could not remove orphaned QR code", { code }));

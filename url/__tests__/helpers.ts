@@ -2,7 +2,7 @@
 import { randomInt, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect } from "vitest";
 import { url } from "~encore/clients";
-import { singleConnectionDatabase } from "../../local/testing";
+import { singleConnectionDatabase, startTestServer, type TestServer } from "../../local/testing";
 import { db } from "../db";
 import type { Visit } from "../visit";
 
@@ -41,6 +41,55 @@ export async function signUp(baseUrl: string): Promise<string> {
   expect(resp.status).toBe(200);
   const { token } = (await resp.json()) as { token: string };
   return token;
+}
+
+/**
+ * callApi sends one request to a test server as a JSON client: Accept application/json, the bearer
+ * token when given, the body as JSON when given, then any extra headers.
+ */
+export function callApi(
+  baseUrl: string,
+  method: string,
+  path: string,
+  token?: string,
+  body?: unknown,
+  extraHeaders: Record<string, string> = {},
+): Promise<Response> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  return fetch(`${baseUrl}${path}`, {
+    method,
+    redirect: "manual",
+    headers: { ...headers, ...extraHeaders },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+/** TestApi is a test server with signed-up users, for the file's HTTP tests. */
+export interface TestApi {
+  baseUrl: string;
+  /** A bearer token per user, in sign-up order. */
+  tokens: string[];
+  /** callApi against this server. */
+  call(method: string, path: string, token?: string, body?: unknown, extraHeaders?: Record<string, string>): Promise<Response>;
+}
+
+/** serveApiForThisFile starts a test server and signs up `users` users before the file's tests, and stops it after. */
+export function serveApiForThisFile(users: number): TestApi {
+  let server: TestServer;
+  const api: TestApi = {
+    baseUrl: "",
+    tokens: [],
+    call: (method, path, token, body, extraHeaders) => callApi(api.baseUrl, method, path, token, body, extraHeaders),
+  };
+  beforeAll(async () => {
+    server = await startTestServer();
+    api.baseUrl = server.baseUrl;
+    api.tokens = await Promise.all(Array.from({ length: users }, () => signUp(server.baseUrl)));
+  });
+  afterAll(() => server.close());
+  return api;
 }
 
 /** An advisory lock key for test files that run the stale-link cleanup. */

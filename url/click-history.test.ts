@@ -1,0 +1,128 @@
+import { expect, it } from "vitest";
+import { describeLocal } from "../local/testing";
+import { db } from "./db";
+import type { DeviceKind } from "./visit";
+import { serveApiForThisFile } from "./__tests__/helpers";
+import { USER_AGENTS } from "./__tests__/user-agents";
+
+interface History {
+  days: { date: string; clicks: number }[];
+  referrers: { host: string; clicks: number }[];
+  devices: { kind: DeviceKind; clicks: number }[];
+  total: number;
+}
+
+const sum = (rows: { clicks: number }[]) => rows.reduce((n, r) => n + r.clicks, 0);
+
+/** The UTC date `daysAgo` days before today, as "YYYY-MM-DD". */
+function utcDate(daysAgo: number): string {
+  return new Date(Date.now() - daysAgo * 24 * 3600 * 1000).toISOString().slice(0, 10);
+}
+
+describeLocal("GET /urls/:code/clicks over HTTP", () => {
+  const api = serveApiForThisFile(2);
+  const { call } = api;
+
+  async function shorten(target: string, alias?: string): Promise<string> {
+    const resp = await call("POST", "/shorten", api.tokens[0], { url: target, alias });
+    expect(resp.status).toBe(200);
+    return ((await resp.json()) as { code: string }).code;
+  }
+
+  async function history(code: string, query = ""): Promise<History> {
+    const resp = await call("GET", `/urls/${code}/clicks${query}`, api.tokens[0]);
+    expect(resp.status).toBe(200);
+    return (await resp.json()) as History;
+  }
+
+
+  it("agrees with 500 concurrent clicks of mixed referrers and devices: clicks, days, referrers and devices", async () => {
+    const code = await shorten("https://example.com/campaign");
+    const referers = ["https://news.example.com/story?id=1", "https://social.example.org/post/9", "android-app://com.slack/", undefined, "garbage"];
+    const kinds = Object.keys(USER_AGENTS) as DeviceKind[];
+    const sent = Array.from({ length: 500 }, (_, i) => ({ referer: referers[i % 5], kind: kinds[Math.floor(i / 5) % 4], browser: i % 3 === 0 }));
+    const statuses = await Promise.all(
+      sent.map(async ({ referer, kind, browser }) => {
+        const headers: Record<string, string> = { "User-Agent": USER_AGENTS[kind], Accept: browser ? "text/html" : "application/json" };
+        if (referer !== undefined) headers.Referer = referer;
+        const resp = await call("GET", `/${code}`, undefined, undefined, headers);
+        await resp.arrayBuffer();
+        return resp.status;
+      }),
+    );
+    const resolved = statuses.filter((s) => s === 200 || s === 302).length;
+    expect(resolved).toBe(500);
+
+    const { clicks } = (await (await call("GET", `/${code}/stats`)).json()) as { clicks: number };
+    expect(clicks).toBe(resolved);
+    const h = await history(code);
+    expect(h.total).toBe(500);
+    expect(h.days).toHaveLength(30);
+    expect(h.days.at(-1)).toEqual({ date: utcDate(0), clicks: 500 });
+    expect(sum(h.days)).toBe(500);
+    expect(h.referrers).toEqual([
+      { host: "(direct)", clicks: 200 },
+      { host: "com.slack", clicks: 100 },
+      { host: "news.example.com", clicks: 100 },
+      { host: "social.example.org", clicks: 100 },
+    ]);
+    expect(h.devices).toEqual(kinds.map((kind) => ({ kind, clicks: 125 })));
+  });
+
+  it("lists every day of the window oldest first, and counts only clicks inside it", async () => {
+    const code = await shorten("https://example.com/old-news");
+    await db.exec`
+      INSERT INTO url_daily_clicks (url_id, day, clicks)
+      SELECT id, (now() AT TIME ZONE 'UTC')::date - d, 7 FROM urls, unnest(ARRAY[2, 6, 40]) AS d WHERE code = ${code}`;
+    await db.exec`
+      INSERT INTO url_device_clicks (url_id, day, device, clicks)
+      SELECT id, (now() AT TIME ZONE 'UTC')::date - d, 'mobile', 7 FROM urls, unnest(ARRAY[2, 6, 40]) AS d WHERE code = ${code}`;
+    await db.exec`
+      INSERT INTO url_referrer_clicks (url_id, day, host, clicks)
+      SELECT id, (now() AT TIME ZONE 'UTC')::date - d, 'old.example', 7 FROM urls, unnest(ARRAY[2, 6, 40]) AS d WHERE code = ${code}`;
+
+    const week = await history(code, "?days=7");
+    expect(week.days.map((d) => d.date)).toEqual([6, 5, 4, 3, 2, 1, 0].map(utcDate));
+    expect(week.days.map((d) => d.clicks)).toEqual([7, 0, 0, 0, 7, 0, 0]);
+    expect(week).toMatchObject({ total: 14, referrers: [{ host: "old.example", clicks: 14 }] });
+    expect(week.devices.find((d) => d.kind === "mobile")).toEqual({ kind: "mobile", clicks: 14 });
+
+    expect((await history(code, "?days=1")).total).toBe(0);
+    expect((await history(code, "?days=366")).total).toBe(21);
+    expect((await history(code)).days).toHaveLength(30);
+  });
+
+  it("names the 10 busiest referrer hosts and sums the rest as other", async () => {
+    const code = await shorten("https://example.com/everywhere");
+    for (let i = 1; i <= 12; i++) {
+      await Promise.all(
+        Array.from({ length: i }, () => call("GET", `/${code}`, undefined, undefined, { Referer: `https://site${String(i).padStart(2, "0")}.example/` }).then((r) => r.arrayBuffer())),
+      );
+    }
+    const { referrers, total } = await history(code);
+    expect(referrers).toHaveLength(11);
+    expect(referrers[0]).toEqual({ host: "site12.example", clicks: 12 });
+    expect(referrers[9]).toEqual({ host: "site03.example", clicks: 3 });
+    expect(referrers[10]).toEqual({ host: "other", clicks: 1 + 2 });
+    expect(sum(referrers)).toBe(total);
+  });
+
+  it("works for aliases and is not_found for another user's link or an unknown code", async () => {
+    const alias = `hist-${Math.random().toString(36).slice(2, 10)}`;
+    await shorten("https://example.com/aliased", alias);
+    expect((await history(alias)).total).toBe(0);
+    for (const [token, code] of [[api.tokens[1], alias], [api.tokens[0], "zzzzzz"], [api.tokens[0], "no.such"]] as const) {
+      const resp = await call("GET", `/urls/${code}/clicks`, token);
+      expect(resp.status).toBe(404);
+      expect(await resp.json()).toEqual({ code: "not_found", message: "URL not found", details: null });
+    }
+    expect((await call("GET", `/urls/${alias}/clicks`)).status).toBe(401);
+  });
+
+  it.each(["0", "367", "2.5", "-1", "week"])("refuses days=%s with 400", async (days) => {
+    const code = await shorten("https://example.com/window");
+    const resp = await call("GET", `/urls/${code}/clicks?days=${days}`, api.tokens[0]);
+    expect(resp.status).toBe(400);
+    expect(await resp.json()).toMatchObject({ code: "invalid_argument" });
+  });
+});

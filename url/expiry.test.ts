@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { ErrCode } from "encore.dev/api";
+import { describeLocal, expectAPIError } from "../local/testing";
+import { validateExpiry } from "./expiry";
+import { serveApiForThisFile } from "./__tests__/helpers";
+
+const NOW = new Date("2026-03-01T12:00:00.000Z");
+
+describe("validateExpiry", () => {
+  it.each([
+    ["a millisecond ahead", "2026-03-01T12:00:00.001Z"],
+    ["exactly 5 years ahead", "2031-03-01T12:00:00.000Z"],
+  ])("accepts %s", (_, when) => {
+    expect(validateExpiry(new Date(when), NOW)).toEqual(new Date(when));
+  });
+
+  it.each([
+    ["now", "2026-03-01T12:00:00.000Z", "expiresAt must be in the future"],
+    ["the past", "2020-01-01T00:00:00.000Z", "expiresAt must be in the future"],
+    ["a millisecond past 5 years", "2031-03-01T12:00:00.001Z", "expiresAt must be at most 5 years ahead"],
+    ["an invalid date", "not a date", "expiresAt is not a valid time"],
+  ])("refuses %s", async (_, when, message) => {
+    await expectAPIError(Promise.resolve().then(() => validateExpiry(new Date(when), NOW)), ErrCode.InvalidArgument, message);
+  });
+});
+
+describeLocal("expiring links over HTTP", () => {
+  const api = serveApiForThisFile(1);
+  const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+    api.call(method, path, api.tokens[0], body, headers);
+
+  it("returns expiresAt from POST /shorten only when one was set", async () => {
+    const expiresAt = new Date(Date.now() + 24 * 3600 * 1000);
+    const resp = await call("POST", "/shorten", { url: "https://example.com/tomorrow", expiresAt: expiresAt.toISOString() });
+    expect(resp.status).toBe(200);
+    const body = (await resp.json()) as { expiresAt: string };
+    expect(new Date(body.expiresAt).getTime()).toBe(expiresAt.getTime());
+    const lasting = await (await call("POST", "/shorten", { url: "https://example.com/forever" })).json();
+    expect(lasting).not.toHaveProperty("expiresAt");
+  });
+
+  it.each([
+    ["in the past", new Date(Date.now() - 60_000).toISOString(), "expiresAt must be in the future"],
+    ["more than 5 years ahead", new Date(Date.now() + 6 * 366 * 24 * 3600 * 1000).toISOString(), "expiresAt must be at most 5 years ahead"],
+  ])("refuses an expiry %s with 400", async (_, expiresAt, message) => {
+    const resp = await call("POST", "/shorten", { url: "https://example.com/refused", expiresAt });
+    expect(resp.status).toBe(400);
+    expect(await resp.json()).toEqual({ code: "invalid_argument", message, details: null });
+  });
+
+  it("refuses an expiry that is not an RFC 3339 time with 400", async () => {
+    const resp = await call("POST", "/shorten", { url: "https://example.com/refused", expiresAt: "tomorrow" });
+    expect(resp.status).toBe(400);
+    expect(await resp.json()).toMatchObject({ code: "invalid_argument" });
+  });
+
+  it("resolves a link until the instant it expires, then answers URL has expired and counts nothing", async () => {
+    const expiresAt = new Date(Date.now() + 2000);
+    const created = await call("POST", "/shorten", { url: "https://example.com/flash-sale", expiresAt: expiresAt.toISOString() });
+    expect(created.status).toBe(200);
+    const { code } = (await created.json()) as { code: string };
+
+    const live = await call("GET", `/${code}`);
+    expect(live.status).toBe(200);
+    expect(await live.json()).toEqual({ url: "https://example.com/flash-sale" });
+
+    await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
+    const expired = { code: "not_found", message: "URL has expired", details: null };
+    for (const accept of ["application/json", "text/html"]) {
+      const resp = await call("GET", `/${code}`, undefined, { Accept: accept });
+      expect(resp.status).toBe(404);
+      expect(await resp.json()).toEqual(expired);
+    }
+    const head = await call("HEAD", `/${code}`);
+    expect(head.status).toBe(404);
+    const stats = await call("GET", `/${code}/stats`);
+    expect(stats.status).toBe(404);
+    expect(await stats.json()).toEqual(expired);
+
+    const history = (await (await call("GET", `/urls/${code}/clicks?days=1`)).json()) as { total: number };
+    expect(history.total).toBe(1);
+  });
+});

@@ -1,0 +1,23 @@
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { loadAppModel } from "../local/appmodel/cache";
+import { ROUTE_SEGMENTS, isReserved } from "./reserved";
+
+describe("reserved link names", () => {
+  // A default path ("/url.cleanupStaleUrls") has a dot, which no link code has, so it cannot shadow one.
+  it("include exactly the static first path segments a link code could collide with", () => {
+    const endpoints = loadAppModel(fileURLToPath(new URL("..", import.meta.url))).endpoints;
+    const firstSegments = new Set(
+      endpoints.map((e) => e.path.split("/")[1]).filter((seg) => /^[A-Za-z0-9_-]+$/.test(seg)),
+    );
+    expect([...firstSegments].sort()).toEqual([...ROUTE_SEGMENTS].sort());
+  });
+
+  it.each(["shorten", "urls", "Shorten", "URLS", "__encore", "api", "status"])("reserves %s", (name) => {
+    expect(isReserved(name)).toBe(true);
+  });
+
+  it.each(["mine", "launch-2025", "shortener", "url"])("leaves %s free", (name) => {
+    expect(isReserved(name)).toBe(false);
+  });
+});
