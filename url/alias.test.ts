@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
-import { describeLocal, expectAPIError } from "../local/testing";
+import { describeLocal, expectAPIError, expectErrorResponse } from "../local/testing";
 import { isLinkCode, validateAlias } from "./alias";
 import { serveApiForThisFile } from "./__tests__/helpers";
 
@@ -68,16 +68,14 @@ describeLocal("aliases over HTTP", () => {
     expect((await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/first", alias })).status).toBe(200);
     for (const token of [api.tokens[0], api.tokens[1]]) {
       const clash = await call("POST", "/shorten", token, { url: "https://example.com/second", alias });
-      expect(clash.status).toBe(409);
-      expect(await clash.json()).toEqual({ code: "already_exists", message: "alias is already taken", details: null });
+      await expectErrorResponse(clash, 409, { code: "already_exists", message: "alias is already taken" });
     }
     expect(await (await call("GET", `/${alias}/stats`)).json()).toMatchObject({ originalUrl: "https://example.com/first" });
   });
 
   it.each(["shorten", "urls", "Auth", "analytics", "internal"])("refuses the reserved alias %s with 400", async (alias) => {
     const resp = await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/reserved", alias });
-    expect(resp.status).toBe(400);
-    expect(await resp.json()).toEqual({ code: "invalid_argument", message: `alias "${alias}" is reserved`, details: null });
+    await expectErrorResponse(resp, 400, { code: "invalid_argument", message: `alias "${alias}" is reserved` });
   });
 
   it.each(["ab", "x".repeat(65), "no spaces", "no.dots", "ünï"])("refuses the malformed alias %j with 400", async (alias) => {

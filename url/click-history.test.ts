@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { describeLocal } from "../local/testing";
+import { describeLocal, expectErrorResponse } from "../local/testing";
 import { db } from "./db";
 import type { DeviceKind } from "./visit";
 import { serveApiForThisFile } from "./__tests__/helpers";
@@ -113,8 +113,7 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     expect((await history(alias)).total).toBe(0);
     for (const [token, code] of [[api.tokens[1], alias], [api.tokens[0], "zzzzzz"], [api.tokens[0], "no.such"]] as const) {
       const resp = await call("GET", `/urls/${code}/clicks`, token);
-      expect(resp.status).toBe(404);
-      expect(await resp.json()).toEqual({ code: "not_found", message: "URL not found", details: null });
+      await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
     }
     expect((await call("GET", `/urls/${alias}/clicks`)).status).toBe(401);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
-import { describeLocal, expectAPIError } from "../local/testing";
+import { describeLocal, expectAPIError, expectErrorResponse } from "../local/testing";
 import { validateExpiry } from "./expiry";
 import { serveApiForThisFile } from "./__tests__/helpers";
 
@@ -44,8 +44,7 @@ describeLocal("expiring links over HTTP", () => {
     ["more than 5 years ahead", new Date(Date.now() + 6 * 366 * 24 * 3600 * 1000).toISOString(), "expiresAt must be at most 5 years ahead"],
   ])("refuses an expiry %s with 400", async (_, expiresAt, message) => {
     const resp = await call("POST", "/shorten", { url: "https://example.com/refused", expiresAt });
-    expect(resp.status).toBe(400);
-    expect(await resp.json()).toEqual({ code: "invalid_argument", message, details: null });
+    await expectErrorResponse(resp, 400, { code: "invalid_argument", message });
   });
 
   it("refuses an expiry that is not an RFC 3339 time with 400", async () => {
@@ -65,17 +64,15 @@ describeLocal("expiring links over HTTP", () => {
     expect(await live.json()).toEqual({ url: "https://example.com/flash-sale" });
 
     await new Promise((resolve) => setTimeout(resolve, expiresAt.getTime() - Date.now() + 50));
-    const expired = { code: "not_found", message: "URL has expired", details: null };
+    const expired = { code: "not_found", message: "URL has expired" } as const;
     for (const accept of ["application/json", "text/html"]) {
       const resp = await call("GET", `/${code}`, undefined, { Accept: accept });
-      expect(resp.status).toBe(404);
-      expect(await resp.json()).toEqual(expired);
+      await expectErrorResponse(resp, 404, expired);
     }
     const head = await call("HEAD", `/${code}`);
     expect(head.status).toBe(404);
     const stats = await call("GET", `/${code}/stats`);
-    expect(stats.status).toBe(404);
-    expect(await stats.json()).toEqual(expired);
+    await expectErrorResponse(stats, 404, expired);
 
     const history = (await (await call("GET", `/urls/${code}/clicks?days=1`)).json()) as { total: number };
     expect(history.total).toBe(1);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { url } from "~encore/clients";
-import { describeLocal, expectAPIError } from "../local/testing";
+import { describeLocal, expectAPIError, expectErrorResponse } from "../local/testing";
 import { qrCodes } from "./bucket";
 import { newUser, shortenAs, serveApiForThisFile } from "./__tests__/helpers";
 
@@ -59,8 +59,7 @@ describeLocal("PATCH /urls/:code over HTTP", () => {
   it("treats another user's link as not found and changes nothing", async () => {
     const { code } = (await (await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/alices" })).json()) as { code: string };
     const resp = await call("PATCH", `/urls/${code}`, api.tokens[1], { url: "https://evil.example/" });
-    expect(resp.status).toBe(404);
-    expect(await resp.json()).toEqual({ code: "not_found", message: "URL not found", details: null });
+    await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
     expect(await (await call("GET", `/${code}/stats`)).json()).toMatchObject({ originalUrl: "https://example.com/alices" });
   });
 
@@ -74,8 +73,7 @@ describeLocal("PATCH /urls/:code over HTTP", () => {
     ];
     for (const [body, message] of cases) {
       const resp = await call("PATCH", `/urls/${code}`, api.tokens[0], body);
-      expect(resp.status).toBe(400);
-      expect(await resp.json()).toEqual({ code: "invalid_argument", message, details: null });
+      await expectErrorResponse(resp, 400, { code: "invalid_argument", message });
     }
     expect((await call("PATCH", `/urls/${code}`, undefined, { url: "https://example.com/x" })).status).toBe(401);
   });
