@@ -183,7 +183,7 @@ export class OutputChecker {
   }
 }
 
-/** requestsOf reads the method and path of every curl in a command (GET unless -X says otherwise or it has -d). */
+/** requestsOf reads the method and path of every curl in a command (GET unless -X, -I or -d says otherwise). */
 export function requestsOf(command: string): { method: string; path: string }[] {
   const base = new RegExp(`${escapeRegExp(DOCS_BASE_URL)}(/[^\\s'"?]*)`);
   return command
@@ -193,7 +193,10 @@ export function requestsOf(command: string): { method: string; path: string }[] 
       const url = base.exec(args);
       if (url === null) return [];
       const explicit = /(?:^|\s)-X\s+([A-Z]+)/.exec(args);
-      const method = explicit ? explicit[1] : /(?:^|\s)(-d|--data)\s/.test(args) ? "POST" : "GET";
+      const method = explicit ? explicit[1]
+        : /(?:^|\s)(-I|--head)\s/.test(args) ? "HEAD"
+        : /(?:^|\s)(-d|--data)\s/.test(args) ? "POST"
+        : "GET";
       return [{ method, path: url[1] }];
     });
 }
