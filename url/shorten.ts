@@ -49,7 +49,7 @@ interface StoredLink {
 }
 
 /**
- * shorten stores `url` for the signed-in user under its alias, or else under a fresh code. Aliases and
+ * shorten stores `url` under a fresh code for the signed-in user, or under the alias they chose. Aliases and
  * generated codes share the one unique `code` column, so a generated code that hits an alias is retried
  * like any clash, and a taken alias is already_exists. Rate limited per address and per user.
  */
