@@ -102,6 +102,16 @@ const CASES: Record<string, Expected[]> = {
     ["svc/clusters.ts", 12, "config-missing-field", "field keyPattern is required but is missing"],
     ["svc/clusters.ts", 13, "config-unexpected-field", "unexpected field"],
   ],
+  "static-assets-invalid": [
+    ["svc/assets.ts", 3, "static-assets-dir", "unable to read static assets directory: No such file or directory (os error 2)"],
+    ["svc/assets.ts", 4, "static-assets-path", "static assets path cannot contain multiple dynamic segments"],
+    ["svc/assets.ts", 5, "static-assets-path", "static assets path cannot have static segments after dynamic segments"],
+    ["svc/assets.ts", 6, "static-assets-not-found", "file does not exist"],
+    ["svc/assets.ts", 7, "static-assets-dir", "static assets must have the 'dir' field set"],
+    ["svc/assets.ts", 8, "config-expected-literal", "expected a local relative path"],
+    ["svc/assets.ts", 9, "static-assets-headers", "header value must be a string or array of strings"],
+    ["svc/assets.ts", 10, "static-assets-dir", "unable to read static assets directory: Not a directory (os error 20)"],
+  ],
   "topic-missing-message-type": [["svc/topic.ts", 3, "topic-missing-message-type", "missing message type parameter"]],
   // tsparser/src/parser/resources/infra/sqldb.rs: templates (placeholders as $n) and literal raw queries
   // on the database, through libpg_query; a transaction's queries and non-literal SQL are not checked.

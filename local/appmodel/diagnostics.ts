@@ -7,7 +7,7 @@ import type { CompileError, Loc } from "./model";
 export class Diagnostics {
   readonly errors: CompileError[] = [];
 
-  constructor(private readonly root: string) {}
+  constructor(readonly root: string) {}
 
   /** The app-relative, forward-slash path of a file. */
   relPath(fileName: string): string {

@@ -86,6 +86,18 @@ export interface EndpointModel {
   request: ObjectSchema | null;
   /** null for Promise<void> (or no annotation: Encore then sends an empty body). */
   response: ObjectSchema | null;
+  /** Set for `api.static`: files served straight from disk, no handler (methods are GET and HEAD). */
+  staticAssets: StaticAssetsModel | null;
+}
+
+/** What `api.static` serves (Encore's meta.rpc.StaticAssets). Paths are app-relative. */
+export interface StaticAssetsModel {
+  dir: string;
+  /** Served when no file matches, with notFoundStatus (404 when null). */
+  notFound: string | null;
+  notFoundStatus: number | null;
+  /** Added to every file served. */
+  headers: Record<string, string[]>;
 }
 
 export interface GatewayModel {

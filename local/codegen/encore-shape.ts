@@ -235,7 +235,7 @@ function combinedMain(model: AppModel, eps: EndpointModel[]): string {
 export function encoreGenFiles(model: AppModel): Map<string, string> {
   const files = new Map<string, string>();
   for (const svc of model.services) {
-    const eps = model.endpoints.filter((ep) => ep.service === svc.name);
+    const eps = model.endpoints.filter((ep) => ep.service === svc.name && ep.staticAssets === null);
     files.set(`internal/entrypoints/services/${svc.name}/main.ts`, serviceMain(model, svc.name, eps));
     files.set(`internal/clients/${svc.name}/endpoints.d.ts`, clientDts(eps));
     files.set(`internal/clients/${svc.name}/endpoints.js`, clientJs(svc.name, eps));
@@ -244,7 +244,7 @@ export function encoreGenFiles(model: AppModel): Map<string, string> {
   if (model.gateways.length > 0) files.set(`internal/entrypoints/gateways/${GATEWAY_NAME}/main.ts`, gatewayMain(model));
   files.set("auth/index.ts", `export {type AuthData, getAuthData} from "../internal/auth/auth";`);
   files.set("internal/auth/auth.ts", authTs(model));
-  files.set("internal/entrypoints/combined/main.ts", combinedMain(model, model.endpoints));
+  files.set("internal/entrypoints/combined/main.ts", combinedMain(model, model.endpoints.filter((ep) => ep.staticAssets === null)));
   files.set("clients/index.js", clientIndex(model, ".js"));
   files.set("clients/index.d.ts", clientIndex(model, ""));
   return files;

@@ -19,6 +19,11 @@ function importPath(fromFile: string, root: string, appFile: string): string {
   return JSON.stringify(noExt.startsWith(".") ? noExt : "./" + noExt);
 }
 
+/** Endpoints with a handler: Encore's codegen skips `api.static` ones, which the runtime serves itself. */
+function handlerEndpoints(model: AppModel, service?: string): EndpointModel[] {
+  return model.endpoints.filter((e) => e.staticAssets === null && (service === undefined || e.service === service));
+}
+
 /** The endpointOptions Encore's entrypoints pass for an endpoint. */
 export function endpointOptions(ep: EndpointModel): string {
   return JSON.stringify({ expose: ep.expose, auth: ep.auth, isRaw: ep.raw, isStream: false, tags: ep.tags });
@@ -31,7 +36,7 @@ export function clientClassJs(eps: EndpointModel[]): string[] {
 
 function clientJs(model: AppModel, service: string, file: string): string {
   const svc = model.services.find((s) => s.name === service)!;
-  const eps = model.endpoints.filter((e) => e.service === service);
+  const eps = handlerEndpoints(model, service);
   const lines = [
     `import { apiCall } from "encore.dev/internal/codegen/api";`,
     `import { registerTestHandler } from "encore.dev/internal/codegen/appinit";`,
@@ -72,7 +77,7 @@ function clientJs(model: AppModel, service: string, file: string): string {
 }
 
 function clientDts(model: AppModel, service: string, file: string): string {
-  const eps = model.endpoints.filter((e) => e.service === service);
+  const eps = handlerEndpoints(model, service);
   return [
     `import type { CallOpts } from "encore.dev/api";`,
     ...eps.map((ep) => `import type { ${ep.name} as ${ep.name}_handler } from ${importPath(file, model.root, ep.file)};`),
@@ -124,7 +129,8 @@ function registerJs(model: AppModel, file: string): string {
   const imp = (f: string) => importPath(file, model.root, f);
   const lines = [`import { registerGateways, registerHandlers } from "encore.dev/internal/codegen/appinit";`];
   model.gateways.forEach((g, i) => lines.push(`import { ${g.name} as gateway${i} } from ${imp(g.file)};`));
-  model.endpoints.forEach((e, i) => lines.push(`import { ${e.name} as endpoint${i} } from ${imp(e.file)};`));
+  const endpoints = handlerEndpoints(model);
+  endpoints.forEach((e, i) => lines.push(`import { ${e.name} as endpoint${i} } from ${imp(e.file)};`));
   for (const f of new Set(model.subscriptions.map((s) => s.file))) lines.push(`import ${imp(f)};`);
   model.services.forEach((s, i) => lines.push(`import service${i} from ${imp(s.file)};`));
   const serviceIndex = new Map(model.services.map((s, i) => [s.name, i]));
@@ -132,7 +138,7 @@ function registerJs(model: AppModel, file: string): string {
     ``,
     `registerGateways([${model.gateways.map((_, i) => `gateway${i}`).join(", ")}]);`,
     `registerHandlers([`,
-    ...model.endpoints.map(
+    ...endpoints.map(
       (e, i) =>
         `  { apiRoute: { service: ${JSON.stringify(e.service)}, name: ${JSON.stringify(e.name)}, handler: endpoint${i}, raw: ${e.raw}, streamingRequest: false, streamingResponse: false }, endpointOptions: ${endpointOptions(e)}, middlewares: service${serviceIndex.get(e.service)}.cfg.middlewares || [] },`,
     ),

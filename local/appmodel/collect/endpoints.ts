@@ -1,4 +1,4 @@
-// `export const x = api({...}, handler)` and `api.raw(...)` (apis/api.rs, apis/encoding.rs).
+// `export const x = api({...}, handler)`, `api.raw(...)` and `api.static({...})` (apis/api.rs, apis/encoding.rs).
 import ts from "typescript";
 import { bindName, enclosingVariable, isDirectInitializer, isExportedTopLevel } from "../bind";
 import { ParseFailure } from "../diagnostics";
@@ -11,6 +11,7 @@ import { validationErrors } from "../schema";
 import { describeSchema } from "../validation";
 import { handlerTypes, objectSchemaOf } from "./signature";
 import { docComment } from "../doc";
+import { parseStaticAssets } from "./static-assets";
 
 /** An endpoint with what the later rules need from its source. */
 export interface EndpointDecl {
@@ -20,7 +21,7 @@ export interface EndpointDecl {
   segments: Segment[];
 }
 
-/** Every key Encore's EndpointConfig accepts; the static-asset ones are accepted and ignored here. */
+/** Every key Encore's EndpointConfig accepts; the static-asset ones matter only to `api.static`. */
 const CONFIG_KEYS = ["method", "path", "expose", "auth", "bodyLimit", "tags", "sensitive", "dir", "notFound", "notFoundStatus", "headers"];
 
 /** Encore's method order (the Method enum), used when it sorts a method list. */
@@ -40,10 +41,11 @@ export function collectEndpoints(pass: Pass): EndpointDecl[] {
 
 function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
   const call = ref.expr as ts.CallExpression;
-  if (ref.member !== null && ref.member !== "raw") {
+  if (ref.member !== null && ref.member !== "raw" && ref.member !== "static") {
     fail(call, `api.${ref.member} endpoints are not supported by the local runtime`, "unsupported-by-local-runtime");
   }
   const raw = ref.member === "raw";
+  const isStatic = ref.member === "static";
   const decl = enclosingVariable(call);
   if (decl === null || !isDirectInitializer(decl, call) || !isExportedTopLevel(decl)) {
     fail(call, "API endpoint must be bound to an exported variable", "endpoint-not-exported");
@@ -55,7 +57,7 @@ function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
   if (configArg === undefined) fail(call, "API endpoint must have a config object as its first argument", "endpoint-invalid");
   const cfg = parseConfigObject(configArg, CONFIG_KEYS);
   const handler = call.arguments[1];
-  if (handler === undefined) {
+  if (handler === undefined && !isStatic) {
     fail(call, raw ? "API endpoint must have a handler function as its second argument" : "API endpoint must have a handler function", "endpoint-invalid");
   }
 
@@ -65,7 +67,8 @@ function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
     return v === undefined ? false : boolLit(v);
   };
   const methodNode = opt("method");
-  const methods: HttpMethod[] = methodNode === undefined ? ["POST"] : parseMethods(methodNode);
+  // Static assets answer GET and HEAD whatever `method` says.
+  const methods: HttpMethod[] = isStatic ? ["GET", "HEAD"] : methodNode === undefined ? ["POST"] : parseMethods(methodNode);
   const pathNode = opt("path");
   const path = pathNode !== undefined ? stringLit(pathNode) : `/${service.name}.${name}`;
   const parsed = parsePath(path);
@@ -92,10 +95,11 @@ function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
     doc: docComment(decl),
     request: null,
     response: null,
+    staticAssets: isStatic ? parseStaticAssets(pass, cfg, configArg, rel, parsed.segments, pathNode ?? configArg) : null,
   };
 
-  if (!raw) {
-    const types = handlerTypes(call, handler, "endpoint handler cannot have type parameters");
+  if (!raw && !isStatic) {
+    const types = handlerTypes(call, handler!, "endpoint handler cannot have type parameters");
     model.request = types.req === undefined ? null : objectSchemaOf(pass, types.req, false);
     model.response = types.resp === undefined ? null : objectSchemaOf(pass, types.resp, true);
     placePathParams(pass, model.request, parsed.segments, pathNode ?? configArg, call);

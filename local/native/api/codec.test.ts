@@ -15,7 +15,7 @@ function endpoint(request: ObjectSchema | null, response: ObjectSchema | null, m
   return {
     service: "s", name: "e", file: "s/e.ts", loc: { file: "s/e.ts", line: 1, column: 1 }, methods, path, expose: true, auth: false,
     raw: false, bodyLimit: null, tags: [], sensitive: false,
-    doc: null, request, response,
+    doc: null, request, response, staticAssets: null,
   };
 }
 

@@ -14,7 +14,7 @@ export interface HandlerResult {
 
 /** The apiCall part of request metadata for an endpoint call. */
 export function apiCallMeta(
-  ep: RegisteredEndpoint,
+  ep: Pick<RegisteredEndpoint, "model">,
   call: { method: string; path: string; pathAndQuery: string; pathParams: Record<string, string>; headers: Record<string, unknown>; payload: unknown },
 ): Napi.ApiCallData {
   return {

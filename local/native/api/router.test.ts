@@ -47,6 +47,28 @@ describe("Router", () => {
     expect(new Router<string>().find("GET", "/x")).toBeNull();
   });
 
+  it("requires a wildcard's own slash: /files is a single segment, /files/ the wildcard's root", () => {
+    expect(r.find("GET", "/files")).toEqual({ value: "resolve", params: { code: "files" } });
+    expect(r.find("GET", "/files/")).toEqual({ value: "files", params: { path: "" } });
+  });
+
+  it("keeps a static page at / apart from /:code", () => {
+    const site = new Router<string>();
+    site.add("/:code", ["GET"], "resolve");
+    site.add("/", ["GET", "HEAD"], "page");
+    site.add("/ui/*path", ["GET", "HEAD"], "assets");
+    expect(site.find("GET", "/")).toEqual({ value: "page", params: {} });
+    expect(site.find("HEAD", "/")).toEqual({ value: "page", params: {} });
+    expect(site.find("GET", "/abc123")).toEqual({ value: "resolve", params: { code: "abc123" } });
+    expect(site.find("GET", "/ui/app.js")).toEqual({ value: "assets", params: { path: "app.js" } });
+    expect(site.find("POST", "/")).toBe("method");
+  });
+
+  it("serves a root fallback at / and at any path no main route takes", () => {
+    expect(r.find("GET", "/")).toEqual({ value: "fallback", params: { fallback: "" } });
+    expect(r.find("PUT", "/x/y")).toBe("method");
+  });
+
   it("refuses undecodable paths", () => {
     expect(new Router<string>().find("GET", "/%E0%A4%A")).toBeNull();
   });

@@ -22,16 +22,24 @@ import { apiCallMeta, invokeTyped } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
 import { Request } from "../request";
 import { runIsolated } from "./isolate";
+import { serveStatic, type StaticEndpoint } from "./static-assets";
 import { CorsPolicy, corsModeFromEnv } from "./cors";
 import { HEALTHZ_PATH, sendHealth } from "./healthz";
 import { readGlobalCors } from "../../appmodel/appfile";
 import { startupBanner } from "../banner";
 import { bindHttpSpan, recordHttpBody, recordHttpError, recordRequestPayload, startEndpointSpan } from "../../trace";
 
-function buildRouter(): Router<RegisteredEndpoint> {
-  const router = new Router<RegisteredEndpoint>();
+type Routed = RegisteredEndpoint | StaticEndpoint;
+
+/** Exposed endpoints with a handler, and exposed `api.static` ones, which have none (the runtime serves them). */
+function buildRouter(): Router<Routed> {
+  const router = new Router<Routed>();
   for (const ep of registeredEndpoints()) {
     if (ep.model.expose) router.add(ep.model.path, ep.model.methods, ep);
+  }
+  const app = appModel();
+  for (const model of app.endpoints) {
+    if (model.staticAssets !== null && model.expose) router.add(model.path, model.methods, { model, assets: model.staticAssets, root: app.root });
   }
   return router;
 }
@@ -94,7 +102,7 @@ function sendError(res: http.ServerResponse, e: WireError): void {
 
 /** What the gateway needs for every request: the routes, the CORS rules, whether it is draining. */
 interface Gateway {
-  router: Router<RegisteredEndpoint>;
+  router: Router<Routed>;
   cors: CorsPolicy;
   shuttingDown: boolean;
 }
@@ -117,7 +125,7 @@ async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerR
   await handle(gw.router, url, req, res);
 }
 
-async function handle(router: Router<RegisteredEndpoint>, url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
   const found = router.find(method, url.pathname);
   // gateway/router.rs: the internal messages name the method and path.
@@ -140,6 +148,8 @@ async function handle(router: Router<RegisteredEndpoint>, url: URL, req: http.In
 
   const outcome = await authenticate(creds, baseMeta(undefined));
   if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
+
+  if ("assets" in ep) return serveStatic(req, res, ep, Object.values(found.params)[0]);
 
   if (ep.model.raw) {
     const writer = new ResponseWriter(res);
