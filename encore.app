@@ -7,5 +7,7 @@
 	// docs/self-hosting/ (infra.config.json's metadata.base_url). See docs/self-hosting/CORS.md.
 	"global_cors": {
 		"allow_origins_with_credentials": ["http://localhost:8080"]
-	}
+	},
+	// The web pages' bundle (web/dist) must exist before Encore compiles the app; npm install builds it too.
+	"build": { "hooks": { "prebuild": "npm run build:web" } }
 }

@@ -1,0 +1,52 @@
+// Debian's Chromium driven by playwright-core (no browser download), and a loopback target site
+// for short links to land on. In __tests__ so Encore does not parse it.
+import fs from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium, type Browser, type Page } from "playwright-core";
+
+/** Where screenshots go: with the test output, gitignored. */
+export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "test-output");
+
+/** The host name target links use; Chromium maps it to loopback (the API refuses loopback targets). */
+export const TARGET_HOST = "target.test";
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", `--host-resolver-rules=MAP ${TARGET_HOST} 127.0.0.1`],
+  });
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** A page short links can point at, recording the paths it was asked for. */
+export interface TargetSite {
+  origin: string;
+  hits: string[];
+  close(): Promise<void>;
+}
+
+export async function startTargetSite(): Promise<TargetSite> {
+  const hits: string[] = [];
+  const server = http.createServer((req, res) => {
+    hits.push(req.url ?? "");
+    res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+    res.end("<!doctype html><title>Target</title><h1>Landed</h1>");
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://${TARGET_HOST}:${port}`,
+    hits,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}

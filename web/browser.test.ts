@@ -1,0 +1,219 @@
+// The web app in a real browser (Debian's Chromium) against `npm start`'s code path: a user's whole
+// journey, errors beside their field, a session that survives a reload and ends on a 401, the
+// keyboard alone, a phone-sized screen and dark mode. Screenshots go to web/test-output/.
+// Page-side code is passed as strings: the app's tsconfig has no DOM types.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it, vi } from "vitest";
+import { startApp, type SpawnedApp } from "../local/e2e/spawn-app";
+import { describeLocal } from "../local/testing";
+import { launchChromium, screenshot, startTargetSite, type TargetSite } from "./__tests__/browser";
+
+/** Starting the whole app (three databases migrated) takes a minute on a loaded machine. */
+const STARTUP_MS = 240_000;
+/** Browser steps wait this long for the page; the machine running tests may be shared. */
+const STEP_MS = 60_000;
+
+vi.setConfig({ testTimeout: 4 * STEP_MS });
+
+const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+
+let app: SpawnedApp;
+let target: TargetSite;
+let browser: Browser;
+
+describeLocal("web app in Chromium", () => {
+  beforeAll(async () => {
+    [app, target, browser] = await Promise.all([startApp(appRoot), startTargetSite(), launchChromium()]);
+  }, STARTUP_MS);
+
+  afterAll(async () => {
+    await browser?.close();
+    await target?.close();
+    if (app) expect(await app.stop()).toBe(0);
+  }, STARTUP_MS);
+
+  /** A fresh browser profile on the app (own localStorage), optionally sized or dark. */
+  async function openApp(options: { width?: number; height?: number; dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+    const context = await browser.newContext({
+      viewport: { width: options.width ?? 1100, height: options.height ?? 800 },
+      colorScheme: options.dark ? "dark" : "light",
+    });
+    context.setDefaultTimeout(STEP_MS);
+    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.baseUrl });
+    const page = await context.newPage();
+    await page.goto(app.baseUrl + "/");
+    return { context, page };
+  }
+
+  let accounts = 0;
+  async function signUp(page: Page): Promise<string> {
+    const email = `web-${process.pid}-${Date.now()}-${++accounts}@example.com`;
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+    return email;
+  }
+
+  /** Shortens a URL through the form; returns the short URL the page shows as text. */
+  async function shorten(page: Page, url: string): Promise<string> {
+    await page.getByLabel("Long URL", { exact: true }).fill(url);
+    await page.getByRole("button", { name: "Shorten", exact: true }).click();
+    const link = page.getByRole("region", { name: "Your short link" }).locator(".short-url");
+    await link.waitFor();
+    return (await link.textContent())!.trim();
+  }
+
+  /** The accessible description of a field: the API's error shown beneath it. */
+  async function fieldError(page: Page, label: string): Promise<string> {
+    const input = page.getByLabel(label, { exact: true });
+    expect(await input.getAttribute("aria-invalid")).toBe("true");
+    const ids = (await input.getAttribute("aria-describedby"))!.split(" ");
+    const errorId = ids.find((id) => id.endsWith("-error"))!;
+    return (await page.locator(`#${errorId}`).textContent())!.trim();
+  }
+
+  it("takes a user from sign-up to a short link that lands on its target, counts the click and deletes it", async () => {
+    const { context, page } = await openApp();
+    await signUp(page);
+
+    const landing = `${target.origin}/landing?from=browser-test`;
+    const shortUrl = await shorten(page, landing);
+    expect(shortUrl).toMatch(new RegExp(`^${app.baseUrl.replace(/[.]/g, "\\.")}/[0-9a-z]{6}$`));
+    const qr = page.getByRole("img", { name: `QR code for ${shortUrl}` });
+    await qr.waitFor();
+    expect(await qr.evaluate((img: { complete: boolean; naturalWidth: number }) => img.complete && img.naturalWidth > 0)).toBe(true);
+
+    await page.getByRole("region", { name: "Your short link" }).getByRole("button", { name: "Copy", exact: true }).click();
+    await page.getByText("Copied", { exact: true }).waitFor();
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(shortUrl);
+    await screenshot(page, "shortened");
+
+    const visitor = await context.newPage();
+    await visitor.goto(shortUrl);
+    expect(visitor.url()).toBe(landing);
+    expect(await visitor.getByRole("heading").textContent()).toBe("Landed");
+    expect(target.hits).toContain("/landing?from=browser-test");
+    await visitor.close();
+
+    await page.getByRole("link", { name: "My links", exact: true }).click();
+    const item = page.getByRole("listitem", { name: shortUrl });
+    await item.waitFor();
+    expect(await item.getByTestId("clicks").textContent()).toBe("1");
+    expect(await item.getByText("Never expires").count()).toBe(1);
+    await screenshot(page, "my-links");
+
+    await item.getByRole("link", { name: "Details" }).click();
+    await page.getByRole("heading", { name: shortUrl }).waitFor();
+    await page.getByText("1 clicks in all").waitFor();
+    await page.getByRole("link", { name: "← My links" }).click();
+
+    await page.getByRole("listitem", { name: shortUrl }).getByRole("button", { name: "Delete", exact: true }).click();
+    const dialog = page.getByRole("dialog", { name: "Delete this link?" });
+    await dialog.getByRole("button", { name: "Cancel" }).click();
+    expect(await page.getByRole("listitem", { name: shortUrl }).count()).toBe(1);
+    await page.getByRole("listitem", { name: shortUrl }).getByRole("button", { name: "Delete", exact: true }).click();
+    await dialog.getByRole("button", { name: "Delete", exact: true }).click();
+    await page.getByRole("listitem", { name: shortUrl }).waitFor({ state: "detached" });
+    expect((await fetch(`${shortUrl}/stats`)).status).toBe(404);
+    await context.close();
+  });
+
+  it("shows the API's message beside the field it concerns", async () => {
+    const { context, page } = await openApp();
+    await page.getByLabel("Email", { exact: true }).fill("not-an-email");
+    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await page.locator("#field-email-error").waitFor();
+    expect(await fieldError(page, "Email")).toMatch(/(^|: )email: value is not an email$/);
+
+    await signUp(page);
+    await page.getByLabel("Long URL", { exact: true }).fill("not a url");
+    await page.getByRole("button", { name: "Shorten", exact: true }).click();
+    await page.locator("#field-url-error").waitFor();
+    expect(await fieldError(page, "Long URL")).toBe("url is not a valid URL");
+    await page.getByLabel("Long URL", { exact: true }).fill("ftp://example.com/file");
+    await page.getByRole("button", { name: "Shorten", exact: true }).click();
+    await page.getByText(/^url scheme "ftp:" is not allowed/).waitFor();
+    await screenshot(page, "url-error");
+    await context.close();
+  });
+
+  it("keeps the session across a reload, ends it on log out, and on a 401", async () => {
+    const { context, page } = await openApp();
+    const email = await signUp(page);
+    await page.reload();
+    await page.getByRole("button", { name: "Log out", exact: true }).waitFor();
+    expect(await page.getByText(email).count()).toBe(1);
+
+    await page.getByRole("button", { name: "Log out", exact: true }).click();
+    await page.getByRole("button", { name: "Log in", exact: true }).waitFor();
+    expect(await page.evaluate("localStorage.length")).toBe(0);
+
+    await page.getByLabel("Email", { exact: true }).fill(email);
+    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+    await page.getByRole("button", { name: "Log in", exact: true }).click();
+    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+
+    // A token the API no longer accepts: the first call answers 401 and the page forgets it.
+    await page.evaluate(`{
+      const s = JSON.parse(localStorage.getItem("shortener.session"));
+      localStorage.setItem("shortener.session", JSON.stringify({ ...s, token: s.token.slice(0, -4) + "AAAA" }));
+    }`);
+    await page.goto(app.baseUrl + "/#/links");
+    await page.reload();
+    await page.getByText("Your session has ended. Log in again.").waitFor();
+    expect(await page.evaluate('localStorage.getItem("shortener.session")')).toBeNull();
+    await context.close();
+  });
+
+  it("works by keyboard alone", async () => {
+    const { context, page } = await openApp();
+    const email = `keys-${process.pid}-${Date.now()}@example.com`;
+    // Each page focuses its heading, so Tab starts from the form.
+    await page.getByRole("heading", { name: "Short links you can share" }).waitFor();
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(email);
+    await page.keyboard.press("Tab");
+    await page.keyboard.type("correct horse battery");
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.textContent")).toBe("Sign up");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+    await page.keyboard.press("Tab");
+    await page.keyboard.type(`${target.origin}/by-keyboard`);
+    await page.keyboard.press("Enter");
+    await page.getByRole("region", { name: "Your short link" }).waitFor();
+    await context.close();
+  });
+
+  it("fits a phone-sized screen, in dark mode too", async () => {
+    const { context, page } = await openApp({ width: 360, height: 740, dark: true });
+    await signUp(page);
+    await shorten(page, `${target.origin}/narrow`);
+    const fits = () => page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth");
+    expect(await fits()).toBe(true);
+    const background = await page.evaluate("getComputedStyle(document.body).backgroundColor");
+    expect(background).toBe("rgb(17, 20, 24)");
+    await screenshot(page, "phone-dark");
+    await page.getByRole("link", { name: "My links", exact: true }).click();
+    await page.getByRole("listitem").first().waitFor();
+    expect(await fits()).toBe(true);
+    await screenshot(page, "phone-dark-links");
+    await context.close();
+  });
+
+  it("charts links created per day on the analytics page", async () => {
+    const { context, page } = await openApp();
+    await page.getByRole("link", { name: "Analytics", exact: true }).click();
+    await page.getByRole("heading", { name: "Analytics" }).waitFor();
+    const chart = page.getByRole("img", { name: /^Links created per day, bar chart/ });
+    await chart.waitFor();
+    expect(await chart.locator("canvas").count()).toBe(1);
+    await screenshot(page, "analytics");
+    await context.close();
+  });
+});

@@ -1,0 +1,80 @@
+// The page and its assets over HTTP on the whole app: GET and HEAD of both, their cache headers,
+// and an unknown asset that is a 404 and never a short-link lookup (no click, no redirect).
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { url } from "~encore/clients";
+import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { newUser, shortenAs } from "../url/__tests__/helpers";
+
+const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), "dist");
+let server: TestServer;
+
+/** The bundled script the page names (its file name carries a content hash). */
+function scriptPath(): string {
+  const html = fs.readFileSync(path.join(dist, "page", "index.html"), "utf8");
+  return /src="(\/ui\/app-[A-Z0-9]+\.js)"/.exec(html)![1];
+}
+
+describeLocal("the web page over HTTP", () => {
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("serves the page at / on GET and HEAD, revalidated on every visit", async () => {
+    const get = await fetch(server.baseUrl + "/");
+    const body = await get.text();
+    expect(get.status).toBe(200);
+    expect(get.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(get.headers.get("cache-control")).toBe("no-cache");
+    expect(body).toContain(`src="${scriptPath()}"`);
+
+    const head = await fetch(server.baseUrl + "/", { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe("");
+    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(body)));
+  });
+
+  it("serves the bundle under /ui/ on GET and HEAD, cached for good", async () => {
+    const file = scriptPath();
+    const get = await fetch(server.baseUrl + file);
+    expect(get.status).toBe(200);
+    expect(get.headers.get("content-type")).toMatch(/javascript/);
+    expect(get.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const bytes = (await get.arrayBuffer()).byteLength;
+    expect(bytes).toBe(fs.statSync(path.join(dist, file.replace(/^\//, ""))).size);
+
+    const head = await fetch(server.baseUrl + file, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe(String(bytes));
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+
+  it("answers an unknown asset with 404 file not found and never looks up the short link it names", async () => {
+    const user = newUser();
+    const { code } = await shortenAs(user, "https://example.com/not-an-asset");
+    for (const p of [`/ui/${code}`, `/ui/${code}/stats`, "/ui/app-missing.js", "/ui/"]) {
+      for (const accept of ["application/json", "text/html"]) {
+        const res = await fetch(server.baseUrl + p, { redirect: "manual", headers: { Accept: accept } });
+        expect(res.status, `${p} (${accept})`).toBe(404);
+        expect(await res.json()).toEqual({ code: "not_found", message: "file not found", details: null });
+      }
+    }
+    expect((await url.stats({ code })).clicks).toBe(0);
+  });
+
+  it("leaves every single-segment path to the short links", async () => {
+    const { code, shortUrl } = await shortenAs(newUser(), "https://example.com/still-a-link");
+    expect(new URL(shortUrl).pathname).toBe(`/${code}`);
+    const res = await fetch(shortUrl, { redirect: "manual", headers: { Accept: "text/html" } });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("https://example.com/still-a-link");
+    const ui = await fetch(server.baseUrl + "/ui", { headers: { Accept: "application/json" } });
+    expect(await ui.json()).toMatchObject({ code: "not_found", message: "URL not found" });
+  });
+});

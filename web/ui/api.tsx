@@ -1,0 +1,104 @@
+// Calls to the app's own API (same origin), with the session's token; a 401 ends the session.
+import { currentSession, signOut } from "./session";
+
+/** An Encore error body: {code, message, details}, with the HTTP status. */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+
+  /**
+   * Which of `fields` the message is about: Encore's validation names it first ("email: value is
+   * not an email", possibly after "unable to decode request body: "), the services start with it
+   * ("url is not a valid URL").
+   */
+  field<F extends string>(fields: readonly F[]): F | null {
+    return fields.find((f) => new RegExp(`(^|: )${f}(:| )`).test(this.message)) ?? null;
+  }
+}
+
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const session = currentSession();
+  if (session) headers.Authorization = `Bearer ${session.token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  let res: Response;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch {
+    throw new ApiError(0, "unavailable", "the server cannot be reached; check your connection and try again");
+  }
+  const text = await res.text();
+  const json = text === "" ? null : (JSON.parse(text) as unknown);
+  if (res.ok) return json as T;
+  const err = (json ?? {}) as { code?: string; message?: string };
+  const error = new ApiError(res.status, err.code ?? "unknown", err.message ?? `request failed with status ${res.status}`);
+  if (res.status === 401 && session) signOut("Your session has ended. Log in again.");
+  throw error;
+}
+
+// The API's shapes (see the services' READMEs).
+export interface AuthToken {
+  token: string;
+  expiresAt: string;
+}
+
+export interface ShortenResponse {
+  code: string;
+  shortUrl: string;
+  qrCodeUrl: string;
+  expiresAt?: string;
+}
+
+export interface Link {
+  code: string;
+  shortUrl: string;
+  qrCodeUrl: string;
+  originalUrl: string;
+  clicks: number;
+  createdAt: string;
+  expiresAt?: string | null;
+  lastClickedAt?: string | null;
+}
+
+export interface LinkPage {
+  urls: Link[];
+  nextCursor?: string;
+}
+
+export interface LinkStats {
+  code: string;
+  originalUrl: string;
+  clicks: number;
+}
+
+export interface ClickHistory {
+  days: { date: string; clicks: number }[];
+  referrers: { host: string; clicks: number }[];
+  devices: { kind: string; clicks: number }[];
+  total: number;
+}
+
+export interface Daily {
+  days: { date: string; urlsCreated: number }[];
+  total: number;
+}
+
+export interface Summary {
+  linksCreated: number;
+  activeLinks: number;
+  totalClicks: number;
+}
+
+/** Errors by form field: the API's message goes beside the field it names, anything else to the form. */
+export type FieldErrors<F extends string> = Partial<Record<F | "form", string>>;
+
+export function fieldErrors<F extends string>(err: unknown, fields: readonly F[], byCode: Partial<Record<string, F>> = {}): FieldErrors<F> {
+  if (!(err instanceof ApiError)) return { form: "Something went wrong. Please try again." } as FieldErrors<F>;
+  const field = err.field(fields) ?? byCode[err.code];
+  return (field ? { [field]: err.message } : { form: err.message }) as FieldErrors<F>;
+}

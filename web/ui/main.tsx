@@ -1,0 +1,78 @@
+// The web app: hash routes (the page itself is only ever served at /), the session, the nav.
+import { render } from "preact";
+import { useEffect, useState } from "preact/hooks";
+import { AnalyticsPage } from "./analytics-page";
+import { AuthPage } from "./auth-page";
+import { LinkPage } from "./link-page";
+import { LinksPage } from "./links-page";
+import { signOut, useSession } from "./session";
+import { ShortenPage } from "./shorten-page";
+import "./styles.css";
+
+function useHash(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const on = () => setHash(location.hash);
+    addEventListener("hashchange", on);
+    return () => removeEventListener("hashchange", on);
+  }, []);
+  return hash;
+}
+
+function route(hash: string, signedIn: boolean) {
+  const path = hash.replace(/^#/, "") || "/";
+  if (path === "/analytics") return <AnalyticsPage />;
+  if (!signedIn) return <AuthPage />;
+  if (path === "/links") return <LinksPage />;
+  const one = /^\/links\/([^/]+)$/.exec(path);
+  if (one) return <LinkPage code={decodeURIComponent(one[1])} />;
+  return <ShortenPage />;
+}
+
+function App() {
+  const session = useSession();
+  const hash = useHash();
+  // Keyboard and screen-reader users land on the new page's heading.
+  useEffect(() => {
+    document.querySelector<HTMLElement>("main h1")?.focus();
+  }, [hash, session?.token]);
+  const current = (h: string) => ((hash || "#/") === h ? "page" : undefined);
+  return (
+    <>
+      <a class="skip" href="#main" onClick={(e) => (e.preventDefault(), document.querySelector<HTMLElement>("main h1")?.focus())}>
+        Skip to content
+      </a>
+      <header>
+        <nav aria-label="Main">
+          <a class="brand" href="#/">
+            Shortener
+          </a>
+          {session && (
+            <>
+              <a href="#/" aria-current={current("#/")}>
+                Shorten
+              </a>
+              <a href="#/links" aria-current={current("#/links")}>
+                My links
+              </a>
+            </>
+          )}
+          <a href="#/analytics" aria-current={current("#/analytics")}>
+            Analytics
+          </a>
+          {session && (
+            <span class="who">
+              <span class="email">{session.email}</span>
+              <button type="button" class="secondary" onClick={() => signOut()}>
+                Log out
+              </button>
+            </span>
+          )}
+        </nav>
+      </header>
+      <main id="main">{route(hash, session !== null)}</main>
+    </>
+  );
+}
+
+render(<App />, document.getElementById("app")!);
