@@ -10,6 +10,9 @@ import { newUser, shortenAs } from "../url/__tests__/helpers";
 
 const dist = path.join(path.dirname(fileURLToPath(import.meta.url)), "dist");
 let server: TestServer;
+/** Links made before any request, so no idle keep-alive connection ages while the app is busy. */
+let asset: { code: string };
+let link: { code: string; shortUrl: string };
 
 /** The bundled script the page names (its file name carries a content hash). */
 function scriptPath(): string {
@@ -20,6 +23,8 @@ function scriptPath(): string {
 describeLocal("the web page over HTTP", () => {
   beforeAll(async () => {
     server = await startTestServer();
+    asset = await shortenAs(newUser(), "https://example.com/not-an-asset");
+    link = await shortenAs(newUser(), "https://example.com/still-a-link");
   });
 
   afterAll(async () => {
@@ -56,8 +61,7 @@ describeLocal("the web page over HTTP", () => {
   });
 
   it("answers an unknown asset with 404 file not found and never looks up the short link it names", async () => {
-    const user = newUser();
-    const { code } = await shortenAs(user, "https://example.com/not-an-asset");
+    const { code } = asset;
     for (const p of [`/ui/${code}`, `/ui/${code}/stats`, "/ui/app-missing.js", "/ui/"]) {
       for (const accept of ["application/json", "text/html"]) {
         const res = await fetch(server.baseUrl + p, { redirect: "manual", headers: { Accept: accept } });
@@ -69,7 +73,7 @@ describeLocal("the web page over HTTP", () => {
   });
 
   it("leaves every single-segment path to the short links", async () => {
-    const { code, shortUrl } = await shortenAs(newUser(), "https://example.com/still-a-link");
+    const { code, shortUrl } = link;
     expect(new URL(shortUrl).pathname).toBe(`/${code}`);
     const res = await fetch(shortUrl, { redirect: "manual", headers: { Accept: "text/html" } });
     expect(res.status).toBe(302);
