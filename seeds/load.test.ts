@@ -81,12 +81,13 @@ async function closedPort(): Promise<number> {
 describeLocal("loading the seeds into a running app", () => {
   let server: SpawnedApp;
 
+  // Starting the whole app (three databases migrated) can take a minute on a loaded machine.
   beforeAll(async () => {
     server = await startApp(appRoot);
-  });
+  }, 240_000);
   afterAll(async () => {
-    await server.stop();
-  });
+    await server?.stop();
+  }, 240_000);
 
   it("creates links that resolve, with the clicks it made, and logs in when the account exists", async () => {
     const email = `demo-${randomUUID()}@example.com`;

@@ -221,12 +221,19 @@ function keepAcceptingMs(): number {
   return Number.isInteger(secs) && secs > 10 ? (secs - 10) * 1000 : 0;
 }
 
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s default lets the server close a
+ * connection just as a client reuses it after the event loop was busy for seconds (a QR code, a
+ * scrypt hash on a loaded machine), which the client sees as a reset request.
+ */
+const IDLE_KEEP_ALIVE_MS = 30_000;
+
 /** Serves every registered exposed endpoint on host:port (port 0 picks a free one). */
 export async function startLocalServer(port: number, host = "127.0.0.1"): Promise<LocalServer> {
   const gw: Gateway = { router: buildRouter(), cors: new CorsPolicy(appModel(), readGlobalCors(appRoot), corsModeFromEnv()), shuttingDown: false };
   const listener = requestListener(gw);
   let closing = false;
-  const server = http.createServer((req, res) => {
+  const server = http.createServer({ keepAliveTimeout: IDLE_KEEP_ALIVE_MS }, (req, res) => {
     // Once closing, each connection ends after its current answer: a client that keeps its
     // connection busy would otherwise keep a stopping server serving (close() waits for it).
     if (closing) res.setHeader("Connection", "close");
