@@ -6,10 +6,13 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   // Fixtures hold deliberately broken apps; .local/ and encore.gen/ are generated.
-  { ignores: ["node_modules/", ".local/", "encore.gen/", "local/__tests__/"] },
+  // web/dist/ is the pages' built bundle; web/test-output/ the browser tests' screenshots.
+  { ignores: ["node_modules/", ".local/", "encore.gen/", "local/__tests__/", "web/dist/", "web/test-output/"] },
   js.configs.recommended,
   tseslint.configs.recommended,
   { languageOptions: { globals: globals.node } },
+  // The pages run in the browser.
+  { files: ["web/ui/**"], languageOptions: { globals: globals.browser } },
   { rules: { "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true }] } },
   {
     files: ["**/*.ts"],

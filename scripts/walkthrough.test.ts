@@ -91,7 +91,8 @@ describe("the walkthrough checker", () => {
   });
 
   it("shows a curl for every exposed endpoint of the app", () => {
-    const exposed = loadAppModel(root).endpoints.filter((e) => e.expose);
+    // The web pages' static files are no API: web/README.md and web/*.test.ts cover them.
+    const exposed = loadAppModel(root).endpoints.filter((e) => e.expose && e.staticAssets === null);
     const shown = new Set<string>();
     for (const { method, path: urlPath } of PAGES.flatMap(examplesOf).flatMap((e) => requestsOf(e.command))) {
       const route = routeOf(exposed.filter((e) => e.methods.includes(method as never)).map((e) => e.path), urlPath);

@@ -6,8 +6,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
-import { startApp, type SpawnedApp } from "../local/e2e/spawn-app";
-import { describeLocal } from "../local/testing";
+import { describeLocal, startApp, type SpawnedApp } from "../local/testing";
 import { launchChromium, screenshot, startTargetSite, type TargetSite } from "./__tests__/browser";
 
 /** Starting the whole app (three databases migrated) takes a minute on a loaded machine. */
