@@ -29,7 +29,8 @@ export function badTokens(user: { id: string; email: string }): Record<string, s
   return {
     "malformed": "not.a.jwt",
     "wrong signature": jwt.sign(good, randomBytes(32), { algorithm: "HS256" }),
-    "tampered payload": [header, b64({ ...good, sub: "1" }), signature].join("."),
+    // Another user: a sub that differs from the signed one whatever id this user got.
+    "tampered payload": [header, b64({ ...good, sub: String(Number(good.sub) + 1) }), signature].join("."),
     "alg none": [b64({ alg: "none", typ: "JWT" }), b64(good), ""].join("."),
     "alg none with the real signature": [b64({ alg: "none", typ: "JWT" }), b64(good), signature].join("."),
     "HS512 with the right key": jwt.sign(good, key, { algorithm: "HS512" }),
