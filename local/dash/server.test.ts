@@ -110,13 +110,14 @@ describe("dashboard API", () => {
 
   it("lists every service and endpoint with method, path, auth flag, doc and fields", async () => {
     const { body } = await get("/api/catalog");
-    expect(body.services.map((s: any) => s.name).sort()).toEqual(["analytics", "auth", "url"]);
+    expect(body.services.map((s: any) => s.name).sort()).toEqual(["analytics", "auth", "url", "web"]);
     const all = body.services.flatMap((s: any) => s.endpoints);
-    expect(all).toHaveLength(13);
+    expect(all).toHaveLength(17);
     const shorten = all.find((e: any) => e.id === "url.shorten");
     expect(shorten).toMatchObject({ methods: ["POST"], path: "/shorten", auth: true, expose: true, doc: expect.stringContaining("shorten stores") });
-    expect(shorten.request.fields.map((f: any) => f.name)).toEqual(["url"]);
-    expect(shorten.response.fields.map((f: any) => f.name)).toEqual(["code", "shortUrl", "qrCodeUrl"]);
+    expect(shorten.request.fields.map((f: any) => f.name)).toEqual(["url", "alias", "expiresAt"]);
+    expect(shorten.response.fields.map((f: any) => f.name)).toEqual(["code", "shortUrl", "qrCodeUrl", "expiresAt"]);
+    expect(all.find((e: any) => e.id === "web.assets")).toMatchObject({ methods: ["GET", "HEAD"], path: "/ui/*path", auth: false });
   });
 
   it("draws url publishing to url-shortened, analytics subscribing, and analytics calling url", async () => {
