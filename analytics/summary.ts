@@ -12,13 +12,10 @@ export interface SummaryResponse {
 }
 
 /** All-time totals: history from analytics, the current state from the url service. */
-export const summary = api(
-  { expose: true, method: "GET", path: "/analytics/summary" },
-  async (): Promise<SummaryResponse> => {
-    const [counted, current] = await Promise.all([
-      db.queryRow<{ n: number }>`SELECT COALESCE(SUM(urls_created), 0)::bigint AS n FROM daily_stats`,
-      url.totals(),
-    ]);
-    return { linksCreated: counted?.n ?? 0, activeLinks: current.links, totalClicks: current.clicks };
-  },
-);
+export const summary = api({ expose: true, method: "GET", path: "/analytics/summary" }, async (): Promise<SummaryResponse> => {
+  const [counted, current] = await Promise.all([
+    db.queryRow<{ n: number }>`SELECT COALESCE(SUM(urls_created), 0)::bigint AS n FROM daily_stats`,
+    url.totals(),
+  ]);
+  return { linksCreated: counted?.n ?? 0, activeLinks: current.links, totalClicks: current.clicks };
+});

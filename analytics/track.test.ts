@@ -8,7 +8,6 @@ import { utcDay } from "./day";
 import { trackShortened } from "./track";
 import { countedDays, countOn, dayLedger, newEvent, privateMidnight, timesCounted } from "./__tests__/helpers";
 
-
 /** A caller of its own: tests share one database per run. */
 const user = { userID: String(randomInt(1e9, 2 ** 47)), email: `${randomUUID()}@example.com` };
 
@@ -63,7 +62,10 @@ describe("trackShortened", () => {
     await trackShortened(after);
 
     expect(await countedDays([before.code, after.code])).toEqual(
-      new Map([[before.code, dayBefore], [after.code, dayAfter]]),
+      new Map([
+        [before.code, dayBefore],
+        [after.code, dayAfter],
+      ]),
     );
     expect(await countOn(dayBefore)).toBe(1);
     expect(await countOn(dayAfter)).toBe(1);

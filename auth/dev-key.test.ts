@@ -21,7 +21,9 @@ describeLocal("npm start without JWTSecret", () => {
   });
 
   it("says at start-up that it generated the key and where it keeps it", () => {
-    expect(app.output()).toMatch(/Secrets\s+unset: CronTriggerToken, ShortLinkBaseURL; JWTSecret generated for development, kept in \S+dev-secrets\.cue/);
+    expect(app.output()).toMatch(
+      /Secrets\s+unset: CronTriggerToken, ShortLinkBaseURL; JWTSecret generated for development, kept in \S+dev-secrets\.cue/,
+    );
   });
 
   it("accepts a token issued before a restart", async () => {

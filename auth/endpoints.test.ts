@@ -16,7 +16,6 @@ function freshEmail(): string {
   return `direct-${randomUUID()}@example.com`;
 }
 
-
 describe("signup and login called directly", () => {
   it("signs up with a normalized email and logs in with any casing of it", async () => {
     const email = freshEmail();

@@ -131,7 +131,10 @@ describeLocal("auth over HTTP", () => {
   it("keeps public endpoints working when the Authorization header is garbage", async () => {
     const user = await newUser();
     for (const authorization of ["garbage", "Bearer not.a.jwt", `Bearer ${badTokens(user)["alg none"]}`]) {
-      const { status, body } = await call("POST", "/auth/login", { body: { email: user.email, password }, ...withAuthorization(authorization) });
+      const { status, body } = await call("POST", "/auth/login", {
+        body: { email: user.email, password },
+        ...withAuthorization(authorization),
+      });
       expect(status).toBe(200);
       expect(typeof body.token).toBe("string");
     }

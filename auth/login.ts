@@ -22,18 +22,15 @@ const dummyHash = hashPassword(randomBytes(32).toString("base64url"));
  * login exchanges an email and password for a token. Attempts are limited per client address first,
  * so one address cannot spend many emails' failure budgets; then failures are throttled per email.
  */
-export const login = api(
-  { expose: true, method: "POST", path: "/auth/login" },
-  async (req: LoginRequest): Promise<TokenResponse> => {
-    const email = normalizeEmail(req.email);
-    checkEmail(email);
-    checkPassword(req.password, 1);
-    await limitLogin();
-    await reserveLoginAttempt(email);
-    const user = await findUserWithHash(email);
-    const matches = await verifyPassword(req.password, user?.passwordHash ?? (await dummyHash));
-    if (!user || !matches) throw APIError.unauthenticated("invalid email or password");
-    await clearLoginFailures(email);
-    return issueToken(user);
-  },
-);
+export const login = api({ expose: true, method: "POST", path: "/auth/login" }, async (req: LoginRequest): Promise<TokenResponse> => {
+  const email = normalizeEmail(req.email);
+  checkEmail(email);
+  checkPassword(req.password, 1);
+  await limitLogin();
+  await reserveLoginAttempt(email);
+  const user = await findUserWithHash(email);
+  const matches = await verifyPassword(req.password, user?.passwordHash ?? (await dummyHash));
+  if (!user || !matches) throw APIError.unauthenticated("invalid email or password");
+  await clearLoginFailures(email);
+  return issueToken(user);
+});

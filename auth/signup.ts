@@ -13,15 +13,12 @@ export interface SignupRequest {
 }
 
 /** signup creates an account and signs it in; sign-ups are rate limited per client address. */
-export const signup = api(
-  { expose: true, method: "POST", path: "/auth/signup" },
-  async (req: SignupRequest): Promise<TokenResponse> => {
-    const email = normalizeEmail(req.email);
-    checkEmail(email);
-    checkPassword(req.password, PASSWORD_MIN_BYTES);
-    await limitSignup();
-    const user = await insertUser(email, await hashPassword(req.password));
-    if (!user) throw APIError.alreadyExists("email already registered");
-    return issueToken(user);
-  },
-);
+export const signup = api({ expose: true, method: "POST", path: "/auth/signup" }, async (req: SignupRequest): Promise<TokenResponse> => {
+  const email = normalizeEmail(req.email);
+  checkEmail(email);
+  checkPassword(req.password, PASSWORD_MIN_BYTES);
+  await limitSignup();
+  const user = await insertUser(email, await hashPassword(req.password));
+  if (!user) throw APIError.alreadyExists("email already registered");
+  return issueToken(user);
+});

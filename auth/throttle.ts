@@ -18,11 +18,7 @@ export const LOGIN_THROTTLE: ThrottlePolicy = { maxFailures: 5, windowMs: 15 * 6
  * reserveLoginAttempt counts one attempt for email, or throws resource_exhausted when the email
  * already used up its attempts in the current window (until that window ends).
  */
-export async function reserveLoginAttempt(
-  email: string,
-  now: Date = new Date(),
-  policy: ThrottlePolicy = LOGIN_THROTTLE,
-): Promise<void> {
+export async function reserveLoginAttempt(email: string, now: Date = new Date(), policy: ThrottlePolicy = LOGIN_THROTTLE): Promise<void> {
   const windowOpenedBefore = new Date(now.getTime() - policy.windowMs);
   const row = await db.queryRow<{ failures: number; window_start: Date }>`
     INSERT INTO login_throttle AS t (email, failures, window_start)

@@ -109,7 +109,9 @@ async function main(): Promise<number> {
     }
     console.log(`engine: ${engine}; ${LINKS} links; loopback; Node ${process.version}; ${os.cpus().length} × ${os.cpus()[0]?.model}`);
     console.log(formatTable(results));
-    console.log(problems.length ? `FAILED:\n  ${problems.join("\n  ")}` : `click total equals successful resolves after every phase (${clicks})`);
+    console.log(
+      problems.length ? `FAILED:\n  ${problems.join("\n  ")}` : `click total equals successful resolves after every phase (${clicks})`,
+    );
     return problems.length ? 1 : 0;
   } finally {
     bare.stop();

@@ -46,12 +46,20 @@ async function prepare(name: string, env: Record<string, string>): Promise<Side>
   const app = await startApp(appRoot, { JWTSecret: "bench-secret-bench-secret-bench-secret!!", LOG_LEVEL: "error", ...env });
   if (!app.dashUrl) throw new Error(`${name}: the dashboard did not start:\n${app.output()}`);
   const json = { "Content-Type": "application/json" };
-  const signup = await fetch(`${app.baseUrl}/auth/signup`, { method: "POST", headers: json, body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: "correct horse battery" }) });
+  const signup = await fetch(`${app.baseUrl}/auth/signup`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: "correct horse battery" }),
+  });
   if (signup.status !== 200) throw new Error(`${name}: signup answered ${signup.status}`);
   const { token } = (await signup.json()) as { token: string };
   const codes: string[] = [];
   for (let i = 0; i < LINKS; i++) {
-    const res = await fetch(`${app.baseUrl}/shorten`, { method: "POST", headers: { ...json, Authorization: `Bearer ${token}` }, body: JSON.stringify({ url: `https://example.com/${i}` }) });
+    const res = await fetch(`${app.baseUrl}/shorten`, {
+      method: "POST",
+      headers: { ...json, Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ url: `https://example.com/${i}` }),
+    });
     if (res.status !== 200) throw new Error(`${name}: shorten answered ${res.status}`);
     codes.push(((await res.json()) as { code: string }).code);
   }
@@ -100,13 +108,19 @@ try {
     for (const side of r % 2 === 0 ? [on, off] : [off, on]) await round(side);
   }
   const engine = process.env.DATABASE_URL ? "PostgreSQL server" : "embedded PGlite";
-  console.log(`GET /:code (JSON), ${ROUNDS} alternating rounds of ${PER_ROUND}, concurrency ${CONCURRENCY}; ${engine}; Node ${process.version}`);
-  console.log(`${"".padEnd(14)} ${"reqs".padStart(7)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"CPU µs/req".padStart(10)}`);
+  console.log(
+    `GET /:code (JSON), ${ROUNDS} alternating rounds of ${PER_ROUND}, concurrency ${CONCURRENCY}; ${engine}; Node ${process.version}`,
+  );
+  console.log(
+    `${"".padEnd(14)} ${"reqs".padStart(7)} ${"req/s".padStart(7)} ${"p50 ms".padStart(8)} ${"p99 ms".padStart(8)} ${"CPU µs/req".padStart(10)}`,
+  );
   console.log(line(on));
   console.log(line(off));
   const ratio = on.latenciesMs.length / on.seconds / (off.latenciesMs.length / off.seconds);
   const cpuRatio = on.cpuMicros / on.latenciesMs.length / (off.cpuMicros / off.latenciesMs.length);
-  console.log(`tracing on / off: throughput ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %), server CPU per request ${cpuRatio.toFixed(3)}`);
+  console.log(
+    `tracing on / off: throughput ${ratio.toFixed(3)} (cost ${((1 - ratio) * 100).toFixed(1)} %), server CPU per request ${cpuRatio.toFixed(3)}`,
+  );
 } finally {
   await on.app.stop();
   await off.app.stop();

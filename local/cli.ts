@@ -60,7 +60,9 @@ async function migrate(): Promise<void> {
   } else if (process.env.DATABASE_URL) {
     targets = targetsOnServer(process.env.DATABASE_URL, model);
   } else {
-    process.stderr.write("set DATABASE_URL to the PostgreSQL server (postgres://user:pass@db:5432/postgres), or pass --config infra.config.json\n");
+    process.stderr.write(
+      "set DATABASE_URL to the PostgreSQL server (postgres://user:pass@db:5432/postgres), or pass --config infra.config.json\n",
+    );
     process.exit(2);
   }
   for (const r of await migrateTargets(targets)) {

@@ -38,10 +38,13 @@ describe.skipIf(!serverUrl)("migrateAll (needs DATABASE_URL)", () => {
       { database: users.name, applied: [] },
     ]);
     const view = (name: string) =>
-      new SqlDatabase({ ...users, name, migrationsDir: null }, {
-        open: async () => openServer(name, databaseUrl(serverUrl!, name), 1),
-        connString: () => "",
-      });
+      new SqlDatabase(
+        { ...users, name, migrationsDir: null },
+        {
+          open: async () => openServer(name, databaseUrl(serverUrl!, name), 1),
+          connString: () => "",
+        },
+      );
     const l = view(links.name);
     const u = view(users.name);
     try {

@@ -11,7 +11,10 @@ export function clientAddress(): string | null {
   const req = currentRequest();
   if (req?.type !== "api-call") return null;
   const header = req.headers["x-forwarded-for"];
-  const hops = (Array.isArray(header) ? header.join(",") : (header ?? "")).split(",").map((h) => h.trim()).filter((h) => h !== "");
+  const hops = (Array.isArray(header) ? header.join(",") : (header ?? ""))
+    .split(",")
+    .map((h) => h.trim())
+    .filter((h) => h !== "");
   if (hops.length === 0) return null;
   return addressKey(hops[Math.max(0, hops.length - 1 - trustedProxyHops())]);
 }

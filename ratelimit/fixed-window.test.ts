@@ -45,7 +45,9 @@ describe("FixedWindowLimit", () => {
 
   it("lets requests through when the cache fails", async () => {
     process.env.RATE_LIMIT_SIGNUP = "1/1h";
-    const broken = { increment: () => Promise.reject(new Error("cache increment: connection refused")) } as unknown as IntKeyspace<WindowKey>;
+    const broken = {
+      increment: () => Promise.reject(new Error("cache increment: connection refused")),
+    } as unknown as IntKeyspace<WindowKey>;
     const failing = new FixedWindowLimit(broken, "signup", "too many tries");
     await failing.hit("a");
     await failing.hit("a");

@@ -13,7 +13,8 @@ describe("rate-limit settings", () => {
     expect(parseLimit(" 5 / 30s ")).toEqual({ max: 5, windowMs: 30_000 });
     expect(parseLimit("100/15m")).toEqual({ max: 100, windowMs: 900_000 });
     expect(parseLimit("off")).toBeNull();
-    for (const bad of ["", "20", "20/h", "0/1h", "5/0s", "-1/1h", "5/1d", "5/1.5h", "lots/1h"]) expect(parseLimit(bad), bad).toBeUndefined();
+    for (const bad of ["", "20", "20/h", "0/1h", "5/0s", "-1/1h", "5/1d", "5/1.5h", "lots/1h"])
+      expect(parseLimit(bad), bad).toBeUndefined();
   });
 
   it("has a valid default for every limit", () => {

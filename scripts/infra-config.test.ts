@@ -24,8 +24,11 @@ function isEnvString(value: unknown): boolean {
 
 function isEnvRef(value: unknown): value is { $env: string } {
   return (
-    typeof value === "object" && value !== null && Object.keys(value).length === 1 &&
-    typeof (value as { $env?: unknown }).$env === "string" && /^[A-Z][A-Z0-9_]*$/.test((value as { $env: string }).$env)
+    typeof value === "object" &&
+    value !== null &&
+    Object.keys(value).length === 1 &&
+    typeof (value as { $env?: unknown }).$env === "string" &&
+    /^[A-Z][A-Z0-9_]*$/.test((value as { $env: string }).$env)
   );
 }
 
@@ -43,8 +46,19 @@ function isAbsoluteHttpUrl(value: unknown): boolean {
 describe("infra.config.json has the shape Encore reads", () => {
   it("has only keys Encore knows at the top level", () => {
     const known = [
-      "$schema", "metadata", "graceful_shutdown", "auth", "service_discovery", "metrics", "sql_servers", "redis",
-      "pubsub", "secrets", "object_storage", "worker_threads", "log_config",
+      "$schema",
+      "metadata",
+      "graceful_shutdown",
+      "auth",
+      "service_discovery",
+      "metrics",
+      "sql_servers",
+      "redis",
+      "pubsub",
+      "secrets",
+      "object_storage",
+      "worker_threads",
+      "log_config",
     ];
     expect(Object.keys(config).filter((k) => !known.includes(k))).toEqual([]);
   });

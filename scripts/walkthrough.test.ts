@@ -79,7 +79,9 @@ describe("the walkthrough checker", () => {
 
   it("reads the requests a command sends and the route each hits", () => {
     expect(requestsOf(`curl -s ${DOCS_BASE_URL}/$CODE/stats`)).toEqual([{ method: "GET", path: "/$CODE/stats" }]);
-    expect(requestsOf(`T=$(curl -s -H 'A: b' -d '{}' '${DOCS_BASE_URL}/shorten' | jq -r .code)\ncurl -s -X DELETE ${DOCS_BASE_URL}/urls/$T`)).toEqual([
+    expect(
+      requestsOf(`T=$(curl -s -H 'A: b' -d '{}' '${DOCS_BASE_URL}/shorten' | jq -r .code)\ncurl -s -X DELETE ${DOCS_BASE_URL}/urls/$T`),
+    ).toEqual([
       { method: "POST", path: "/shorten" },
       { method: "DELETE", path: "/urls/$T" },
     ]);
@@ -95,7 +97,10 @@ describe("the walkthrough checker", () => {
     const exposed = loadAppModel(root).endpoints.filter((e) => e.expose && e.staticAssets === null);
     const shown = new Set<string>();
     for (const { method, path: urlPath } of PAGES.flatMap(examplesOf).flatMap((e) => requestsOf(e.command))) {
-      const route = routeOf(exposed.filter((e) => e.methods.includes(method as never)).map((e) => e.path), urlPath);
+      const route = routeOf(
+        exposed.filter((e) => e.methods.includes(method as never)).map((e) => e.path),
+        urlPath,
+      );
       if (route !== null) shown.add(`${method} ${route}`);
     }
     const missing = exposed.flatMap((e) => e.methods.map((m) => `${m} ${e.path}`)).filter((key) => !shown.has(key));
@@ -120,7 +125,11 @@ describeLocal("the documented commands, pasted in order", () => {
   it.each(PAGES)("%s", async (page) => {
     const examples = examplesOf(page);
     expect(examples.length).toBeGreaterThanOrEqual(page === "README.md" ? 8 : 2);
-    const shell = new ShellSession({ baseUrl: server.baseUrl, env: { PATH: process.env.PATH, HOME: scratch, CRON_TRIGGER_TOKEN: CRON_TOKEN }, cwd: scratch });
+    const shell = new ShellSession({
+      baseUrl: server.baseUrl,
+      env: { PATH: process.env.PATH, HOME: scratch, CRON_TRIGGER_TOKEN: CRON_TOKEN },
+      cwd: scratch,
+    });
     const checker = new OutputChecker(server.baseUrl, sharedDatabase);
     try {
       for (const example of examples) {

@@ -167,7 +167,11 @@ export class OutputChecker {
   /** check returns null when `printed` matches the example's output block (or is empty without one). */
   check(example: ShellExample, printed: string): Mismatch | null {
     const documented = example.output ?? "";
-    const actual = normalizeOutput(printed, { baseUrl: this.baseUrl, codes: this.learn(documented, printed), sharedDatabase: this.sharedDatabase });
+    const actual = normalizeOutput(printed, {
+      baseUrl: this.baseUrl,
+      codes: this.learn(documented, printed),
+      sharedDatabase: this.sharedDatabase,
+    });
     const expected = normalizeOutput(documented, { baseUrl: DOCS_BASE_URL, codes: new Map(), sharedDatabase: this.sharedDatabase });
     return actual === expected ? null : { title: example.title, expected, actual };
   }
@@ -193,10 +197,13 @@ export function requestsOf(command: string): { method: string; path: string }[] 
       const url = base.exec(args);
       if (url === null) return [];
       const explicit = /(?:^|\s)-X\s+([A-Z]+)/.exec(args);
-      const method = explicit ? explicit[1]
-        : /(?:^|\s)(-I|--head)\s/.test(args) ? "HEAD"
-        : /(?:^|\s)(-d|--data)\s/.test(args) ? "POST"
-        : "GET";
+      const method = explicit
+        ? explicit[1]
+        : /(?:^|\s)(-I|--head)\s/.test(args)
+          ? "HEAD"
+          : /(?:^|\s)(-d|--data)\s/.test(args)
+            ? "POST"
+            : "GET";
       return [{ method, path: url[1] }];
     });
 }

@@ -46,10 +46,18 @@ describe("which targets the loader accepts", () => {
   it("says in one line, from the command line too, that nothing answers when no app runs", async () => {
     const closed = await closedPort();
     const baseUrl = `http://127.0.0.1:${closed}`;
-    await expect(loadSeeds({ baseUrl, print: () => {} })).rejects.toThrow(`nothing answers at ${baseUrl} (ECONNREFUSED): start the app first with npm start`);
+    await expect(loadSeeds({ baseUrl, print: () => {} })).rejects.toThrow(
+      `nothing answers at ${baseUrl} (ECONNREFUSED): start the app first with npm start`,
+    );
     const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
-    const failed = await promisify(execFile)(tsx, [path.join(appRoot, "seeds", "load.ts"), baseUrl]).catch((e: { code: number; stdout: string; stderr: string }) => e);
-    expect(failed).toMatchObject({ code: 1, stdout: "", stderr: `nothing answers at ${baseUrl} (ECONNREFUSED): start the app first with npm start\n` });
+    const failed = await promisify(execFile)(tsx, [path.join(appRoot, "seeds", "load.ts"), baseUrl]).catch(
+      (e: { code: number; stdout: string; stderr: string }) => e,
+    );
+    expect(failed).toMatchObject({
+      code: 1,
+      stdout: "",
+      stderr: `nothing answers at ${baseUrl} (ECONNREFUSED): start the app first with npm start\n`,
+    });
   });
 
   it("refuses something that is not an http(s) URL", async () => {
@@ -141,9 +149,9 @@ describeLocal("loading the seeds into a running app", () => {
   it("fails with the server's error when the demo account exists with another password", async () => {
     const email = `demo-${randomUUID()}@example.com`;
     await loadSeeds({ baseUrl: server.baseUrl, email, links: [], print: () => {} });
-    await expect(
-      loadSeeds({ baseUrl: server.baseUrl, email, password: "another-password-1", links: [], print: () => {} }),
-    ).rejects.toThrow("POST /auth/login failed: HTTP 401 unauthenticated: invalid email or password");
+    await expect(loadSeeds({ baseUrl: server.baseUrl, email, password: "another-password-1", links: [], print: () => {} })).rejects.toThrow(
+      "POST /auth/login failed: HTTP 401 unauthenticated: invalid email or password",
+    );
   });
 
   it("runs from the command line (npm run seed) and prints its summary", async () => {

@@ -117,7 +117,8 @@ export async function loadSeeds(options: SeedOptions): Promise<SeedSummary> {
     links.push({ ...link, code: short.code, shortUrl: short.shortUrl });
   }
 
-  for (const link of links) print(`${link.shortUrl}  ${String(link.visits).padStart(2)} visit${link.visits === 1 ? " " : "s"}  ${link.title}`);
+  for (const link of links)
+    print(`${link.shortUrl}  ${String(link.visits).padStart(2)} visit${link.visits === 1 ? " " : "s"}  ${link.title}`);
   const created = links.length - kept;
   print(`seeded ${created} links and ${visits} visits on ${baseUrl} as ${email}${kept > 0 ? ` (${kept} were already there)` : ""}`);
   return { baseUrl, email, account, links, created, visits };

@@ -41,10 +41,13 @@ function quality(ranges: MediaRange[], type: string, subtype: string): number {
   let best = { specificity: -1, q: 0 };
   for (const range of ranges) {
     const specificity =
-      range.type === type && range.subtype === subtype ? 2
-      : range.type === type && range.subtype === "*" ? 1
-      : range.type === "*" && range.subtype === "*" ? 0
-      : -1;
+      range.type === type && range.subtype === subtype
+        ? 2
+        : range.type === type && range.subtype === "*"
+          ? 1
+          : range.type === "*" && range.subtype === "*"
+            ? 0
+            : -1;
     if (specificity < 0) continue;
     if (specificity > best.specificity || (specificity === best.specificity && range.q > best.q)) {
       best = { specificity, q: range.q };

@@ -22,18 +22,25 @@ describe("validateAlias", () => {
   });
 
   it.each(["ab", "x".repeat(65), "has space", "dots.not.allowed", "ümlaut", "slash/y", ""])("refuses %j", async (alias) => {
-    await expectAPIError(Promise.resolve().then(() => validateAlias(alias)), ErrCode.InvalidArgument, /^alias must be 3 to 64 characters/);
+    await expectAPIError(
+      Promise.resolve().then(() => validateAlias(alias)),
+      ErrCode.InvalidArgument,
+      /^alias must be 3 to 64 characters/,
+    );
   });
 
   it.each(["shorten", "urls", "Urls", "analytics", "auth", "internal", "api"])("refuses the reserved %s", async (alias) => {
-    await expectAPIError(Promise.resolve().then(() => validateAlias(alias)), ErrCode.InvalidArgument, `alias "${alias}" is reserved`);
+    await expectAPIError(
+      Promise.resolve().then(() => validateAlias(alias)),
+      ErrCode.InvalidArgument,
+      `alias "${alias}" is reserved`,
+    );
   });
 });
 
 describeLocal("aliases over HTTP", () => {
   const api = serveApiForThisFile(2);
   const { call } = api;
-
 
   it("creates a link under the alias, resolves it and reports its stats", async () => {
     const alias = freshAlias("Launch_2025");
@@ -49,7 +56,11 @@ describeLocal("aliases over HTTP", () => {
     expect((await qr.arrayBuffer()).byteLength).toBeGreaterThan(0);
 
     expect(await (await call("GET", `/${alias}`)).json()).toEqual({ url: "https://example.com/launch" });
-    expect(await (await call("GET", `/${alias}/stats`)).json()).toEqual({ code: alias, originalUrl: "https://example.com/launch", clicks: 1 });
+    expect(await (await call("GET", `/${alias}/stats`)).json()).toEqual({
+      code: alias,
+      originalUrl: "https://example.com/launch",
+      clicks: 1,
+    });
   });
 
   it("matches aliases case-sensitively", async () => {

@@ -17,8 +17,12 @@ export function parseBaseUrl(value: string): string | null {
   const url = new URL(value);
   const usable =
     (url.protocol === "http:" || url.protocol === "https:") &&
-    url.username === "" && url.password === "" && url.search === "" && url.hash === "" &&
-    !value.includes("?") && !value.includes("#");
+    url.username === "" &&
+    url.password === "" &&
+    url.search === "" &&
+    url.hash === "" &&
+    !value.includes("?") &&
+    !value.includes("#");
   return usable ? url.href.replace(/\/+$/, "") : null;
 }
 

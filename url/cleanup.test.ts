@@ -30,9 +30,7 @@ async function seed(...rows: Seed[]): Promise<string[]> {
                 ${rows.map((r) => r.expires?.toISOString() ?? null)}::timestamptz[])
       AS s(code, clicks, created, expires)`;
   await Promise.all(
-    rows.flatMap((r, i) =>
-      r.qr ? [qrCodes.upload(qrObjectName(codes[i]), Buffer.from("png"), { contentType: "image/png" })] : [],
-    ),
+    rows.flatMap((r, i) => (r.qr ? [qrCodes.upload(qrObjectName(codes[i]), Buffer.from("png"), { contentType: "image/png" })] : [])),
   );
   seeded.push(...codes);
   return codes;
@@ -68,9 +66,7 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
 
     expect(await deleteStaleUrls(cutoffs)).toBe(2);
 
-    expect(await surviving([stale, staleByAMs, atBoundary, clickedOld, fresh])).toEqual(
-      [atBoundary, clickedOld, fresh].sort(),
-    );
+    expect(await surviving([stale, staleByAMs, atBoundary, clickedOld, fresh])).toEqual([atBoundary, clickedOld, fresh].sort());
   });
 
   it("deletes links that expired strictly before the expiry cutoff, clicked or not, with their QR images", async () => {
@@ -153,19 +149,22 @@ describe("deleteStaleUrls at a fixed cutoff", () => {
     await qrCodes.remove(qrObjectName(unlucky));
   });
 
-  it.skipIf(singleConnectionDatabase)("skips a link whose row is locked by a click in progress, and the click keeps it (needs a PostgreSQL server: set DATABASE_URL)", async () => {
-    const [clickedNow, stale] = await seed(
-      { created: new Date(cutoff.getTime() - DAY_MS), clicks: 0 },
-      { created: new Date(cutoff.getTime() - DAY_MS), clicks: 0 },
-    );
-    await using tx = await db.begin();
-    await tx.exec`UPDATE urls SET clicks = clicks + 1 WHERE code = ${clickedNow}`;
+  it.skipIf(singleConnectionDatabase)(
+    "skips a link whose row is locked by a click in progress, and the click keeps it (needs a PostgreSQL server: set DATABASE_URL)",
+    async () => {
+      const [clickedNow, stale] = await seed(
+        { created: new Date(cutoff.getTime() - DAY_MS), clicks: 0 },
+        { created: new Date(cutoff.getTime() - DAY_MS), clicks: 0 },
+      );
+      await using tx = await db.begin();
+      await tx.exec`UPDATE urls SET clicks = clicks + 1 WHERE code = ${clickedNow}`;
 
-    expect(await deleteStaleUrls(cutoffs)).toBe(1);
+      expect(await deleteStaleUrls(cutoffs)).toBe(1);
 
-    await tx.commit();
-    expect(await surviving([clickedNow, stale])).toEqual([clickedNow]);
-  });
+      await tx.commit();
+      expect(await surviving([clickedNow, stale])).toEqual([clickedNow]);
+    },
+  );
 });
 
 describe("cleanupStaleUrls", () => {

@@ -35,12 +35,21 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     return (await resp.json()) as History;
   }
 
-
   it("agrees with 500 concurrent clicks of mixed referrers and devices: clicks, days, referrers and devices", async () => {
     const code = await shorten("https://example.com/campaign");
-    const referers = ["https://news.example.com/story?id=1", "https://social.example.org/post/9", "android-app://com.slack/", undefined, "garbage"];
+    const referers = [
+      "https://news.example.com/story?id=1",
+      "https://social.example.org/post/9",
+      "android-app://com.slack/",
+      undefined,
+      "garbage",
+    ];
     const kinds = Object.keys(USER_AGENTS) as DeviceKind[];
-    const sent = Array.from({ length: 500 }, (_, i) => ({ referer: referers[i % 5], kind: kinds[Math.floor(i / 5) % 4], browser: i % 3 === 0 }));
+    const sent = Array.from({ length: 500 }, (_, i) => ({
+      referer: referers[i % 5],
+      kind: kinds[Math.floor(i / 5) % 4],
+      browser: i % 3 === 0,
+    }));
     const statuses = await Promise.all(
       sent.map(async ({ referer, kind, browser }) => {
         const headers: Record<string, string> = { "User-Agent": USER_AGENTS[kind], Accept: browser ? "text/html" : "application/json" };
@@ -96,7 +105,11 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     const code = await shorten("https://example.com/everywhere");
     for (let i = 1; i <= 12; i++) {
       await Promise.all(
-        Array.from({ length: i }, () => call("GET", `/${code}`, undefined, undefined, { Referer: `https://site${String(i).padStart(2, "0")}.example/` }).then((r) => r.arrayBuffer())),
+        Array.from({ length: i }, () =>
+          call("GET", `/${code}`, undefined, undefined, { Referer: `https://site${String(i).padStart(2, "0")}.example/` }).then((r) =>
+            r.arrayBuffer(),
+          ),
+        ),
       );
     }
     const { referrers, total } = await history(code);
@@ -111,7 +124,11 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     const alias = `hist-${Math.random().toString(36).slice(2, 10)}`;
     await shorten("https://example.com/aliased", alias);
     expect((await history(alias)).total).toBe(0);
-    for (const [token, code] of [[api.tokens[1], alias], [api.tokens[0], "zzzzzz"], [api.tokens[0], "no.such"]] as const) {
+    for (const [token, code] of [
+      [api.tokens[1], alias],
+      [api.tokens[0], "zzzzzz"],
+      [api.tokens[0], "no.such"],
+    ] as const) {
       const resp = await call("GET", `/urls/${code}/clicks`, token);
       await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
     }

@@ -9,7 +9,9 @@ describe("the click batch statement", () => {
     "counts overlapping batches written by two instances at once exactly (server only: PGlite has one connection)",
     async () => {
       const user = newUser();
-      const codes = await Promise.all(Array.from({ length: 6 }, (_, i) => shortenAs(user, `https://example.com/overlap/${i}`).then((l) => l.code)));
+      const codes = await Promise.all(
+        Array.from({ length: 6 }, (_, i) => shortenAs(user, `https://example.com/overlap/${i}`).then((l) => l.code)),
+      );
       const click = (code: string): Click => ({ code, referrerHost: "", device: "desktop" });
       const rounds = 20;
       for (let round = 0; round < rounds; round++) {

@@ -35,7 +35,10 @@ describe("allocateCode", () => {
     const offered: string[] = [];
     const codes = ["aaaaaa", "bbbbbb", "cccccc"];
     const got = await allocateCode(
-      async (code) => { offered.push(code); return code === "cccccc" ? `claimed ${code}` : null; },
+      async (code) => {
+        offered.push(code);
+        return code === "cccccc" ? `claimed ${code}` : null;
+      },
       () => codes.shift()!,
     );
     expect(got).toBe("claimed cccccc");
@@ -45,7 +48,13 @@ describe("allocateCode", () => {
   it("gives up with unavailable after MAX_CODE_ATTEMPTS clashes", async () => {
     let claims = 0;
     await expectAPIError(
-      allocateCode(async () => { claims++; return null; }, () => "aaaaaa"),
+      allocateCode(
+        async () => {
+          claims++;
+          return null;
+        },
+        () => "aaaaaa",
+      ),
       ErrCode.Unavailable,
       /could not find a free short code/,
     );
@@ -55,7 +64,13 @@ describe("allocateCode", () => {
   it("never offers a reserved code", async () => {
     const codes = ["status", "health", "abc123"];
     const offered: string[] = [];
-    await allocateCode(async (code) => { offered.push(code); return code; }, () => codes.shift()!);
+    await allocateCode(
+      async (code) => {
+        offered.push(code);
+        return code;
+      },
+      () => codes.shift()!,
+    );
     expect(offered).toEqual(["abc123"]);
   });
 });

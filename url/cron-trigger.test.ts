@@ -28,7 +28,12 @@ describe("checkCronToken", () => {
   const configured = randomBytes(32).toString("hex");
 
   it("is disabled when the secret is unset or shorter than 32 bytes, whatever is presented", () => {
-    for (const [secret, presented] of [["", ""], ["", undefined], ["short", "short"], ["x".repeat(MIN_TOKEN_BYTES - 1), "x".repeat(MIN_TOKEN_BYTES - 1)]] as const) {
+    for (const [secret, presented] of [
+      ["", ""],
+      ["", undefined],
+      ["short", "short"],
+      ["x".repeat(MIN_TOKEN_BYTES - 1), "x".repeat(MIN_TOKEN_BYTES - 1)],
+    ] as const) {
       const err = refusal(secret, presented);
       expect(err.code).toBe(ErrCode.PermissionDenied);
       expect(err.message).toBe("cron trigger is disabled: CronTriggerToken is not configured");

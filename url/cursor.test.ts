@@ -18,7 +18,11 @@ describe("page cursors", () => {
     ["empty", ""],
   ])("refuse %s with invalid_argument", (_, cursor) => {
     let err: unknown;
-    try { decodeCursor(cursor); } catch (e) { err = e; }
+    try {
+      decodeCursor(cursor);
+    } catch (e) {
+      err = e;
+    }
     expect(err).toBeInstanceOf(APIError);
     expect((err as APIError).code).toBe(ErrCode.InvalidArgument);
     expect((err as APIError).message).toBe("invalid cursor");

@@ -20,7 +20,11 @@ describe("validateExpiry", () => {
     ["a millisecond past 5 years", "2031-03-01T12:00:00.001Z", "expiresAt must be at most 5 years ahead"],
     ["an invalid date", "not a date", "expiresAt is not a valid time"],
   ])("refuses %s", async (_, when, message) => {
-    await expectAPIError(Promise.resolve().then(() => validateExpiry(new Date(when), NOW)), ErrCode.InvalidArgument, message);
+    await expectAPIError(
+      Promise.resolve().then(() => validateExpiry(new Date(when), NOW)),
+      ErrCode.InvalidArgument,
+      message,
+    );
   });
 });
 

@@ -48,7 +48,9 @@ describeLocal("clients that hang up mid-request", () => {
 
   it("keeps the work of raw, redirect and typed requests whose clients left while the database was busy", async () => {
     const visited = await shorten(server.baseUrl, token, "https://example.com/visited");
-    const doomed = await Promise.all(Array.from({ length: 8 }, (_, i) => shorten(server.baseUrl, token, `https://example.com/doomed/${i}`)));
+    const doomed = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => shorten(server.baseUrl, token, `https://example.com/doomed/${i}`)),
+    );
 
     // Hold the rows so every handler waits on the database until its client has gone.
     const tx = await db.begin();
@@ -56,7 +58,9 @@ describeLocal("clients that hang up mid-request", () => {
     const hangUps = await Promise.all([
       ...Array.from({ length: 12 }, () => sendAndKeep(`${server.baseUrl}/${visited}`)),
       ...Array.from({ length: 12 }, () => sendAndKeep(`${server.baseUrl}/${visited}`, { headers: { Accept: BROWSER_ACCEPT } })),
-      ...doomed.map((code) => sendAndKeep(`${server.baseUrl}/urls/${code}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } })),
+      ...doomed.map((code) =>
+        sendAndKeep(`${server.baseUrl}/urls/${code}`, { method: "DELETE", headers: { Authorization: `Bearer ${token}` } }),
+      ),
     ]);
     // Long enough for all 32 requests to reach their handlers on a loaded machine (the rows stay locked
     // whatever the wait, so every handler is still waiting on the database when its client leaves).
@@ -65,10 +69,10 @@ describeLocal("clients that hang up mid-request", () => {
     await tx.commit();
 
     await vi.waitFor(async () => expect(await clicksOf(visited)).toBe(24), { timeout: 10_000, interval: 50 });
-    await vi.waitFor(
-      async () => expect(await db.queryRow`SELECT 1 FROM urls WHERE code = ANY(${doomed})`).toBeNull(),
-      { timeout: 10_000, interval: 50 },
-    );
+    await vi.waitFor(async () => expect(await db.queryRow`SELECT 1 FROM urls WHERE code = ANY(${doomed})`).toBeNull(), {
+      timeout: 10_000,
+      interval: 50,
+    });
     const after = await fetch(`${server.baseUrl}/${visited}`);
     expect(after.status).toBe(200);
     expect(await after.json()).toEqual({ url: "https://example.com/visited" });

@@ -50,7 +50,10 @@ describeLocal("shortening rate limits over HTTP", () => {
     }));
     expect(seen.alice).toEqual([200, 200]);
     expect(seen.aliceThird.status).toBe(429);
-    expect(seen.aliceThird.body).toMatchObject({ code: "resource_exhausted", message: "too many links shortened by this account, try again later" });
+    expect(seen.aliceThird.body).toMatchObject({
+      code: "resource_exhausted",
+      message: "too many links shortened by this account, try again later",
+    });
     expect(seen.aliceThird.body.details.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(seen.aliceThird.body.details.retryAfterSeconds).toBeLessThanOrEqual(WINDOW_S);
     expect(seen.bobSameAddress.status).toBe(429);

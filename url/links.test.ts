@@ -82,7 +82,8 @@ describe("DELETE /urls/:code", () => {
 
 describeLocal("the url service's auth over HTTP", () => {
   const app = useTestServer();
-  const call = (method: string, path: string, token?: string, body?: unknown) => app.call(method, path, { token, body, headers: { Accept: "application/json" } });
+  const call = (method: string, path: string, token?: string, body?: unknown) =>
+    app.call(method, path, { token, body, headers: { Accept: "application/json" } });
   let alice: string;
   let bob: string;
 
@@ -136,6 +137,9 @@ describeLocal("the url service's auth over HTTP", () => {
     expect(body.urls.map((u) => u.originalUrl)).toEqual(["https://example.com/carol/0"]);
     expect(body.nextCursor).toBeUndefined();
 
-    await expectErrorResponse(await call("GET", "/urls?cursor=bm9wZQ", carol), 400, { code: "invalid_argument", message: "invalid cursor" });
+    await expectErrorResponse(await call("GET", "/urls?cursor=bm9wZQ", carol), 400, {
+      code: "invalid_argument",
+      message: "invalid cursor",
+    });
   });
 });

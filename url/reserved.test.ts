@@ -9,9 +9,7 @@ describe("reserved link names", () => {
   // code can have either, so neither can shadow one.
   it("include exactly the static first path segments a link code could collide with", () => {
     const endpoints = loadAppModel(fileURLToPath(new URL("..", import.meta.url))).endpoints;
-    const firstSegments = new Set(
-      endpoints.map((e) => e.path.split("/")[1]).filter(isLinkCode),
-    );
+    const firstSegments = new Set(endpoints.map((e) => e.path.split("/")[1]).filter(isLinkCode));
     expect([...firstSegments].sort()).toEqual([...ROUTE_SEGMENTS].sort());
   });
 

@@ -12,8 +12,30 @@ export const ROUTE_SEGMENTS = ["analytics", "auth", "internal", "shorten", "urls
  * names a visitor would take for one of its pages rather than somebody's link.
  */
 const RESERVED_WORDS = [
-  "__encore", "about", "account", "admin", "api", "app", "assets", "dashboard", "docs", "health", "help",
-  "login", "logout", "me", "new", "public", "qr", "search", "settings", "signup", "static", "stats", "status", "www",
+  "__encore",
+  "about",
+  "account",
+  "admin",
+  "api",
+  "app",
+  "assets",
+  "dashboard",
+  "docs",
+  "health",
+  "help",
+  "login",
+  "logout",
+  "me",
+  "new",
+  "public",
+  "qr",
+  "search",
+  "settings",
+  "signup",
+  "static",
+  "stats",
+  "status",
+  "www",
 ];
 
 const RESERVED = new Set([...ROUTE_SEGMENTS, ...RESERVED_WORDS]);

@@ -57,7 +57,10 @@ describe("resolving a code", () => {
   });
 
   it("counts nothing for an expired link in a batch, and says it has expired", async () => {
-    const [live, expired] = await Promise.all([shortenAs(newUser(), "https://example.com/live"), shortenAs(newUser(), "https://example.com/over")]);
+    const [live, expired] = await Promise.all([
+      shortenAs(newUser(), "https://example.com/live"),
+      shortenAs(newUser(), "https://example.com/over"),
+    ]);
     await db.exec`UPDATE urls SET expires_at = now() - interval '1 millisecond' WHERE code = ${expired.code}`;
     const results = await Promise.all([live.code, expired.code, live.code].map((code) => recordClick(code, DIRECT_VISIT)));
     const toLive = { target: "https://example.com/live" };

@@ -90,9 +90,7 @@ describe("POST /shorten", () => {
 
     const link = await shortenAs(newUser(), "https://example.com/second");
     expect(link.code).not.toBe(taken.code);
-    expect(await rowsWithCode(taken.code)).toEqual([
-      { original_url: "https://example.com/owner-without-image", creator: owner.userID },
-    ]);
+    expect(await rowsWithCode(taken.code)).toEqual([{ original_url: "https://example.com/owner-without-image", creator: owner.userID }]);
     // The image written during the clash encodes the owner's own short URL, so it stays.
     expect(await qrCodes.exists(`${taken.code}.png`)).toBe(true);
   });

@@ -17,17 +17,14 @@ export interface StatsResponse {
 }
 
 /** stats reports a link's clicks; public, like the link itself, and gone with it when it expires. */
-export const stats = api(
-  { expose: true, method: "GET", path: "/:code/stats" },
-  async ({ code }: StatsRequest): Promise<StatsResponse> => {
-    const row = isLinkCode(code)
-      ? await db.queryRow<{ original_url: string; clicks: number; expired: boolean }>`
+export const stats = api({ expose: true, method: "GET", path: "/:code/stats" }, async ({ code }: StatsRequest): Promise<StatsResponse> => {
+  const row = isLinkCode(code)
+    ? await db.queryRow<{ original_url: string; clicks: number; expired: boolean }>`
           SELECT original_url, clicks, (expires_at IS NOT NULL AND expires_at <= now()) AS expired
           FROM urls WHERE code = ${code}
         `
-      : null;
-    if (row === null) throw goneError("not_found");
-    if (row.expired) throw goneError("expired");
-    return { code, originalUrl: row.original_url, clicks: row.clicks };
-  },
-);
+    : null;
+  if (row === null) throw goneError("not_found");
+  if (row.expired) throw goneError("expired");
+  return { code, originalUrl: row.original_url, clicks: row.clicks };
+});

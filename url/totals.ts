@@ -9,11 +9,8 @@ export interface URLTotals {
 }
 
 /** Totals over the urls table, for the analytics service (internal: not reachable from outside). */
-export const totals = api(
-  { expose: false, method: "GET", path: "/internal/totals" },
-  async (): Promise<URLTotals> => {
-    const row = await db.queryRow<URLTotals>`
+export const totals = api({ expose: false, method: "GET", path: "/internal/totals" }, async (): Promise<URLTotals> => {
+  const row = await db.queryRow<URLTotals>`
       SELECT COUNT(*)::bigint AS links, COALESCE(SUM(clicks), 0)::bigint AS clicks FROM urls`;
-    return row ?? { links: 0, clicks: 0 };
-  },
-);
+  return row ?? { links: 0, clicks: 0 };
+});

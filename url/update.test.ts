@@ -9,9 +9,21 @@ describe("PATCH /urls/:code through the client", () => {
   it("refuses a request that changes nothing, an invalid target and a past expiry", async () => {
     const user = newUser();
     const { code } = await shortenAs(user, "https://example.com/unchanged");
-    await expectAPIError(url.updateUrl({ code }, { authData: user }), ErrCode.InvalidArgument, "nothing to change: give url, expiresAt or both");
-    await expectAPIError(url.updateUrl({ code, url: "ftp://example.com/" }, { authData: user }), ErrCode.InvalidArgument, /scheme "ftp:" is not allowed/);
-    await expectAPIError(url.updateUrl({ code, expiresAt: new Date(Date.now() - 1000) }, { authData: user }), ErrCode.InvalidArgument, "expiresAt must be in the future");
+    await expectAPIError(
+      url.updateUrl({ code }, { authData: user }),
+      ErrCode.InvalidArgument,
+      "nothing to change: give url, expiresAt or both",
+    );
+    await expectAPIError(
+      url.updateUrl({ code, url: "ftp://example.com/" }, { authData: user }),
+      ErrCode.InvalidArgument,
+      /scheme "ftp:" is not allowed/,
+    );
+    await expectAPIError(
+      url.updateUrl({ code, expiresAt: new Date(Date.now() - 1000) }, { authData: user }),
+      ErrCode.InvalidArgument,
+      "expiresAt must be in the future",
+    );
     const { urls } = await url.listUrls({}, { authData: user });
     expect(urls[0]).toMatchObject({ originalUrl: "https://example.com/unchanged", expiresAt: null });
   });
@@ -20,7 +32,6 @@ describe("PATCH /urls/:code through the client", () => {
 describeLocal("PATCH /urls/:code over HTTP", () => {
   const api = serveApiForThisFile(2);
   const { call } = api;
-
 
   it("lets the owner change the target and the expiry, keeping the code and its QR image", async () => {
     const created = (await (await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/old" })).json()) as {
@@ -32,11 +43,19 @@ describeLocal("PATCH /urls/:code over HTTP", () => {
 
     const moved = await call("PATCH", `/urls/${created.code}`, api.tokens[0], { url: "https://example.com/new" });
     expect(moved.status).toBe(200);
-    expect(await moved.json()).toMatchObject({ code: created.code, shortUrl: created.shortUrl, qrCodeUrl: created.qrCodeUrl, originalUrl: "https://example.com/new", expiresAt: null });
+    expect(await moved.json()).toMatchObject({
+      code: created.code,
+      shortUrl: created.shortUrl,
+      qrCodeUrl: created.qrCodeUrl,
+      originalUrl: "https://example.com/new",
+      expiresAt: null,
+    });
     expect(await (await call("GET", `/${created.code}`)).json()).toEqual({ url: "https://example.com/new" });
 
     const expiresAt = new Date(Date.now() + 3600_000);
-    const expiring = (await (await call("PATCH", `/urls/${created.code}`, api.tokens[0], { expiresAt: expiresAt.toISOString() })).json()) as {
+    const expiring = (await (
+      await call("PATCH", `/urls/${created.code}`, api.tokens[0], { expiresAt: expiresAt.toISOString() })
+    ).json()) as {
       originalUrl: string;
       expiresAt: string;
     };
@@ -49,7 +68,12 @@ describeLocal("PATCH /urls/:code over HTTP", () => {
   });
 
   it("revives an expired link when its owner moves the expiry", async () => {
-    const { code } = (await (await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/revived", expiresAt: new Date(Date.now() + 300).toISOString() })).json()) as { code: string };
+    const { code } = (await (
+      await call("POST", "/shorten", api.tokens[0], {
+        url: "https://example.com/revived",
+        expiresAt: new Date(Date.now() + 300).toISOString(),
+      })
+    ).json()) as { code: string };
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect((await call("GET", `/${code}`)).status).toBe(404);
     expect((await call("PATCH", `/urls/${code}`, api.tokens[0], { expiresAt: null })).status).toBe(200);
@@ -57,14 +81,18 @@ describeLocal("PATCH /urls/:code over HTTP", () => {
   });
 
   it("treats another user's link as not found and changes nothing", async () => {
-    const { code } = (await (await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/alices" })).json()) as { code: string };
+    const { code } = (await (await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/alices" })).json()) as {
+      code: string;
+    };
     const resp = await call("PATCH", `/urls/${code}`, api.tokens[1], { url: "https://evil.example/" });
     await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
     expect(await (await call("GET", `/${code}/stats`)).json()).toMatchObject({ originalUrl: "https://example.com/alices" });
   });
 
   it("validates like POST /shorten", async () => {
-    const { code } = (await (await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/valid" })).json()) as { code: string };
+    const { code } = (await (await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/valid" })).json()) as {
+      code: string;
+    };
     const cases: [unknown, string][] = [
       [{ url: "javascript:alert(1)" }, 'url scheme "javascript:" is not allowed: only http and https links can be shortened'],
       [{ url: `${api.baseUrl}/loop` }, "url points back at this URL shortener"],

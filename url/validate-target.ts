@@ -12,7 +12,8 @@ const PROBE_BASE = "http://relative.invalid/";
  * 2130706433 or 0x7f.1 into 127.0.0.1 and [0:0::1] into [::1]): *.localhost (RFC 6761), 127.0.0.0/8,
  * 0.0.0.0/8, [::1], [::], and IPv4-mapped IPv6 of those ([::ffff:7f00:1] is 127.0.0.1).
  */
-const LOOPBACK = /^((.+\.)?localhost|127(\.\d{1,3}){3}|0(\.\d{1,3}){3}|\[::1?\]|\[::ffff:(7f[0-9a-f]{2}|0{0,2}[0-9a-f]{1,2}):[0-9a-f]{1,4}\])$/;
+const LOOPBACK =
+  /^((.+\.)?localhost|127(\.\d{1,3}){3}|0(\.\d{1,3}){3}|\[::1?\]|\[::ffff:(7f[0-9a-f]{2}|0{0,2}[0-9a-f]{1,2}):[0-9a-f]{1,4}\])$/;
 
 /**
  * validateTarget returns the normalized form of `raw` (WHATWG URL serialization: ASCII only, so it is

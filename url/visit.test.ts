@@ -8,9 +8,21 @@ describe("deviceKind", () => {
   });
 
   it.each([
-    ["an Android phone", "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36", "mobile"],
-    ["an Android tablet", "Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36", "tablet"],
-    ["macOS Safari", "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15", "desktop"],
+    [
+      "an Android phone",
+      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
+      "mobile",
+    ],
+    [
+      "an Android tablet",
+      "Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
+      "tablet",
+    ],
+    [
+      "macOS Safari",
+      "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15",
+      "desktop",
+    ],
     ["curl", "curl/8.5.0", "bot"],
     ["Node's fetch", "node", "bot"],
     ["Slack's link unfurler", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "bot"],

@@ -34,7 +34,9 @@ describeLocal("web app in Chromium", () => {
   }, STARTUP_MS);
 
   /** A fresh browser profile on the app (own localStorage), optionally sized or dark. */
-  async function openApp(options: { width?: number; height?: number; dark?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  async function openApp(
+    options: { width?: number; height?: number; dark?: boolean } = {},
+  ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({
       viewport: { width: options.width ?? 1100, height: options.height ?? 800 },
       colorScheme: options.dark ? "dark" : "light",

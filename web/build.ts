@@ -44,7 +44,8 @@ for (const out of result.outputFiles) {
 }
 const script = [...names].find((n) => n.endsWith(".js"));
 const style = [...names].find((n) => n.endsWith(".css"));
-if (script === undefined || style === undefined) throw new Error(`web build: expected a .js and a .css output, got ${[...names].join(", ")}`);
+if (script === undefined || style === undefined)
+  throw new Error(`web build: expected a .js and a .css output, got ${[...names].join(", ")}`);
 
 const html = fs
   .readFileSync(path.join(uiSrc, "index.html"), "utf8")

@@ -27,15 +27,15 @@ export function badTokens(user: { id: string; email: string }): Record<string, s
   const expiredAt = new Date(Date.now() - 2 * TOKEN_TTL_SECONDS * 1000);
   const { exp: _exp, ...noExpiry } = good;
   return {
-    "malformed": "not.a.jwt",
+    malformed: "not.a.jwt",
     "wrong signature": jwt.sign(good, randomBytes(32), { algorithm: "HS256" }),
     // Another user: a sub that differs from the signed one whatever id this user got.
     "tampered payload": [header, b64({ ...good, sub: String(Number(good.sub) + 1) }), signature].join("."),
     "alg none": [b64({ alg: "none", typ: "JWT" }), b64(good), ""].join("."),
     "alg none with the real signature": [b64({ alg: "none", typ: "JWT" }), b64(good), signature].join("."),
     "HS512 with the right key": jwt.sign(good, key, { algorithm: "HS512" }),
-    "RS256": jwt.sign(good, privateKey, { algorithm: "RS256" }),
-    "expired": issueToken(user, expiredAt).token,
+    RS256: jwt.sign(good, privateKey, { algorithm: "RS256" }),
+    expired: issueToken(user, expiredAt).token,
     "wrong issuer": jwt.sign({ ...good, iss: "someone-else" }, key, { algorithm: "HS256" }),
     "wrong audience": jwt.sign({ ...good, aud: "another-app" }, key, { algorithm: "HS256" }),
     "no expiry": jwt.sign(noExpiry, key, { algorithm: "HS256" }),

@@ -86,8 +86,20 @@ describe("request schemas", () => {
 
   it("reads Header<> fields with explicit, typed and default names", () => {
     const req = endpoint("create").request;
-    expect(field(req, "requestId")).toEqual({ name: "requestId", wireName: "X-Request-Id", optional: false, location: "header", type: { kind: "string" } });
-    expect(field(req, "count")).toEqual({ name: "count", wireName: "X-Count", optional: true, location: "header", type: { kind: "number" } });
+    expect(field(req, "requestId")).toEqual({
+      name: "requestId",
+      wireName: "X-Request-Id",
+      optional: false,
+      location: "header",
+      type: { kind: "string" },
+    });
+    expect(field(req, "count")).toEqual({
+      name: "count",
+      wireName: "X-Count",
+      optional: true,
+      location: "header",
+      type: { kind: "number" },
+    });
     expect(field(req, "plain")).toMatchObject({ wireName: "plain", location: "header", type: { kind: "string" } });
   });
 
@@ -97,7 +109,13 @@ describe("request schemas", () => {
     expect(field(req, "sort")).toMatchObject({ wireName: "sort", location: "query", type: { kind: "string" } });
     const list = endpoint("list").request;
     expect(field(list, "tags")).toMatchObject({ location: "query", type: { kind: "array", elem: { kind: "string" } } });
-    expect(field(list, "limit")).toEqual({ name: "limit", wireName: "limit", optional: true, location: "default", type: { kind: "number" } });
+    expect(field(list, "limit")).toEqual({
+      name: "limit",
+      wireName: "limit",
+      optional: true,
+      location: "default",
+      type: { kind: "number" },
+    });
   });
 
   it("builds validation expressions with Encore's and/or structure", () => {
@@ -105,7 +123,12 @@ describe("request schemas", () => {
     expect(field(req, "name").type).toEqual({
       kind: "validated",
       base: { kind: "string" },
-      expr: { and: [{ rule: "minLen", value: 3 }, { rule: "maxLen", value: 20 }] },
+      expr: {
+        and: [
+          { rule: "minLen", value: 3 },
+          { rule: "maxLen", value: 20 },
+        ],
+      },
     });
     expect(field(req, "contact").type).toEqual({
       kind: "validated",
@@ -115,7 +138,12 @@ describe("request schemas", () => {
     expect(field(req, "qty").type).toEqual({
       kind: "validated",
       base: { kind: "number" },
-      expr: { and: [{ rule: "minValue", value: 1 }, { rule: "maxValue", value: 100 }] },
+      expr: {
+        and: [
+          { rule: "minValue", value: 1 },
+          { rule: "maxValue", value: 100 },
+        ],
+      },
     });
   });
 
@@ -131,10 +159,15 @@ describe("request schemas", () => {
     const req = endpoint("create").request;
     expect(field(req, "wrapped").type).toEqual({
       kind: "object",
-      fields: [{
-        name: "value", wireName: "value", optional: false, location: "default",
-        type: { kind: "validated", base: { kind: "string" }, expr: { or: [{ rule: "isEmail" }, { rule: "isURL" }] } },
-      }],
+      fields: [
+        {
+          name: "value",
+          wireName: "value",
+          optional: false,
+          location: "default",
+          type: { kind: "validated", base: { kind: "string" }, expr: { or: [{ rule: "isEmail" }, { rule: "isURL" }] } },
+        },
+      ],
     });
     expect(field(req, "tree").type).toEqual({
       kind: "object",
@@ -167,10 +200,25 @@ describe("response schemas", () => {
     const resp = endpoint("get").response;
     expect(field(resp, "price").type).toEqual({ kind: "decimal" });
     expect(field(resp, "createdAt").type).toEqual({ kind: "date" });
-    expect(field(resp, "status").type).toEqual({ kind: "union", types: [{ kind: "literal", value: "active" }, { kind: "literal", value: "archived" }] });
-    expect(field(resp, "color").type).toEqual({ kind: "union", types: [{ kind: "literal", value: "red" }, { kind: "literal", value: "blue" }] });
+    expect(field(resp, "status").type).toEqual({
+      kind: "union",
+      types: [
+        { kind: "literal", value: "active" },
+        { kind: "literal", value: "archived" },
+      ],
+    });
+    expect(field(resp, "color").type).toEqual({
+      kind: "union",
+      types: [
+        { kind: "literal", value: "red" },
+        { kind: "literal", value: "blue" },
+      ],
+    });
     expect(field(resp, "note")).toMatchObject({ optional: true, type: { kind: "string" } });
-    expect(field(resp, "deletedAt")).toMatchObject({ optional: false, type: { kind: "union", types: [{ kind: "date" }, { kind: "null" }] } });
+    expect(field(resp, "deletedAt")).toMatchObject({
+      optional: false,
+      type: { kind: "union", types: [{ kind: "date" }, { kind: "null" }] },
+    });
     expect(field(resp, "tags").type).toEqual({ kind: "array", elem: { kind: "string" } });
     expect(field(resp, "dims").type).toEqual({
       kind: "object",
@@ -198,7 +246,9 @@ describe("response schemas", () => {
 
 describe("auth", () => {
   it("finds the exported gateway and the auth handler's params and data", () => {
-    expect(model.gateways).toEqual([{ name: "gateway", file: "account/auth.ts", service: "account", loc: { file: "account/auth.ts", line: 17, column: 24 } }]);
+    expect(model.gateways).toEqual([
+      { name: "gateway", file: "account/auth.ts", service: "account", loc: { file: "account/auth.ts", line: 17, column: 24 } },
+    ]);
     expect(model.authHandler).toMatchObject({ name: "auth", service: "account", file: "account/auth.ts" });
     expect(model.authHandler?.params.fields).toEqual([
       { name: "authorization", wireName: "Authorization", optional: false, location: "header", type: { kind: "string" } },
@@ -223,7 +273,11 @@ describe("infrastructure", () => {
           { number: 2, description: "add_name", file: "002_add_name.up.sql" },
         ],
       },
-      expect.objectContaining({ name: "stats", service: "stats", migrations: [{ number: 1, description: "counts", file: "1_counts.up.sql" }] }),
+      expect.objectContaining({
+        name: "stats",
+        service: "stats",
+        migrations: [{ number: 1, description: "counts", file: "1_counts.up.sql" }],
+      }),
     ]);
   });
 
@@ -250,20 +304,47 @@ describe("infrastructure", () => {
   it("reads subscriptions, converting durations and applying Encore's defaults", () => {
     expect(model.subscriptions).toEqual([
       expect.objectContaining({
-        topic: "item-created", name: "count-items", service: "stats", file: "stats/subs.ts",
-        ackDeadlineMs: 10_000, messageRetentionMs: 5_400_000, minBackoffMs: 1000, maxBackoffMs: 600_000, maxRetries: 5, maxConcurrency: 3,
+        topic: "item-created",
+        name: "count-items",
+        service: "stats",
+        file: "stats/subs.ts",
+        ackDeadlineMs: 10_000,
+        messageRetentionMs: 5_400_000,
+        minBackoffMs: 1000,
+        maxBackoffMs: 600_000,
+        maxRetries: 5,
+        maxConcurrency: 3,
       }),
       expect.objectContaining({
-        topic: "item-created", name: "audit-items", service: "stats",
-        ackDeadlineMs: 30_000, messageRetentionMs: 7 * 24 * 3600 * 1000, minBackoffMs: 10_000, maxBackoffMs: 600_000, maxRetries: 100, maxConcurrency: null,
+        topic: "item-created",
+        name: "audit-items",
+        service: "stats",
+        ackDeadlineMs: 30_000,
+        messageRetentionMs: 7 * 24 * 3600 * 1000,
+        minBackoffMs: 10_000,
+        maxBackoffMs: 600_000,
+        maxRetries: 100,
+        maxConcurrency: null,
       }),
     ]);
   });
 
   it("reads cron jobs with a schedule or an interval and resolves their endpoints", () => {
     expect(model.cronJobs).toEqual([
-      expect.objectContaining({ id: "nightly-cleanup", title: "Nightly cleanup", schedule: "0 3 * * *", everyMs: null, endpoint: { service: "shop", name: "cleanup" } }),
-      expect.objectContaining({ id: "tick", title: null, schedule: null, everyMs: 90 * 60_000, endpoint: { service: "shop", name: "ping" } }),
+      expect.objectContaining({
+        id: "nightly-cleanup",
+        title: "Nightly cleanup",
+        schedule: "0 3 * * *",
+        everyMs: null,
+        endpoint: { service: "shop", name: "cleanup" },
+      }),
+      expect.objectContaining({
+        id: "tick",
+        title: null,
+        schedule: null,
+        everyMs: 90 * 60_000,
+        endpoint: { service: "shop", name: "ping" },
+      }),
     ]);
   });
 
@@ -278,7 +359,9 @@ describe("infrastructure", () => {
       { name: "item-images", pub: true, versioned: false },
       { name: "private-docs", pub: false, versioned: true },
     ]);
-    expect(model.secrets).toEqual([{ name: "ApiKey", service: "shop", file: "shop/secrets.ts", loc: { file: "shop/secrets.ts", line: 3, column: 23 } }]);
+    expect(model.secrets).toEqual([
+      { name: "ApiKey", service: "shop", file: "shop/secrets.ts", loc: { file: "shop/secrets.ts", line: 3, column: 23 } },
+    ]);
   });
 
   it("produces plain JSON (the cache stores it as such)", () => {

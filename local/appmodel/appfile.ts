@@ -5,9 +5,7 @@ import type { Diagnostics } from "./diagnostics";
 
 /** Strips // and /* *\/ comments and trailing commas outside strings (hujson's extensions). */
 function stripJsonComments(text: string): string {
-  return text
-    .replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : ""))
-    .replace(/,(\s*[}\]])/g, "$1");
+  return text.replace(/"(?:\\.|[^"\\])*"|\/\/[^\n]*|\/\*[\s\S]*?\*\//g, (m) => (m.startsWith('"') ? m : "")).replace(/,(\s*[}\]])/g, "$1");
 }
 
 /** encore.app's `global_cors` (appfile.go `CORS`): the deployed gateway's CORS rules. */
@@ -61,7 +59,11 @@ export function checkEncoreApp(root: string, diags: Diagnostics): void {
     return;
   }
   if (app.lang !== "typescript") {
-    diags.errorAtFile("encore.app", 'encore.app must set "lang": "typescript" (without it Encore treats the app as Go)', "encore-app-not-typescript");
+    diags.errorAtFile(
+      "encore.app",
+      'encore.app must set "lang": "typescript" (without it Encore treats the app as Go)',
+      "encore-app-not-typescript",
+    );
   }
   const corsProblem = globalCorsProblem(app.global_cors);
   if (corsProblem) diags.errorAtFile("encore.app", corsProblem, "encore-app-invalid");

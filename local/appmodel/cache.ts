@@ -60,7 +60,6 @@ export function appHash(root: string): string {
   return h.digest("hex");
 }
 
-
 function readEntry(file: string): CacheEntry | null {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as CacheEntry;

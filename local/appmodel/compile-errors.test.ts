@@ -11,9 +11,13 @@ const fixture = (name: string): string => fileURLToPath(new URL(`../__tests__/fi
 type Expected = [file: string, line: number, rule: string, text: string];
 
 const CASES: Record<string, Expected[]> = {
-  "service-outside-service-file": [["svc/other.ts", 3, "service-outside-service-file", "service declarations are only allowed in encore.service.ts"]],
+  "service-outside-service-file": [
+    ["svc/other.ts", 3, "service-outside-service-file", "service declarations are only allowed in encore.service.ts"],
+  ],
   "service-not-default-export": [["svc/encore.service.ts", 3, "service-not-default-export", "service must be default export"]],
-  "service-bound-to-variable": [["svc/encore.service.ts", 3, "service-bound-to-variable", "service definitions should not be bound to a variable"]],
+  "service-bound-to-variable": [
+    ["svc/encore.service.ts", 3, "service-bound-to-variable", "service definitions should not be bound to a variable"],
+  ],
   "service-nested": [["svc/inner/encore.service.ts", 3, "service-nested", "service inner cannot be contained within service svc"]],
   "service-duplicate": [["b/encore.service.ts", 3, "service-duplicate", "service svc defined twice"]],
   "endpoint-not-exported": [
@@ -30,9 +34,15 @@ const CASES: Record<string, Expected[]> = {
     ["svc/get.ts", 6, "invalid-path", "wildcard segment must be at the end of the path"],
   ],
   "conflicting-paths": [["svc/items.ts", 4, "conflicting-paths", "api endpoints with conflicting paths defined"]],
-  "conflicting-paths-wildcard": [["svc/items.ts", 4, "conflicting-paths", "api endpoints with conflicting paths defined: GET /*rest conflicts with GET /:code"]],
-  "conflicting-paths-across-services": [["b/x.ts", 3, "conflicting-paths-across-services", "GET /x/:key in service b conflicts with GET /x/:id"]],
-  "duplicate-endpoint-name": [["svc/b.ts", 3, "duplicate-endpoint-name", "api endpoints with conflicting names defined within the same service"]],
+  "conflicting-paths-wildcard": [
+    ["svc/items.ts", 4, "conflicting-paths", "api endpoints with conflicting paths defined: GET /*rest conflicts with GET /:code"],
+  ],
+  "conflicting-paths-across-services": [
+    ["b/x.ts", 3, "conflicting-paths-across-services", "GET /x/:key in service b conflicts with GET /x/:id"],
+  ],
+  "duplicate-endpoint-name": [
+    ["svc/b.ts", 3, "duplicate-endpoint-name", "api endpoints with conflicting names defined within the same service"],
+  ],
   "config-not-object-literal": [["svc/hello.ts", 4, "config-expected-object-literal", "expected object literal"]],
   "config-spread": [["svc/hello.ts", 4, "config-spread-unsupported", "spread operator unsupported"]],
   "config-unexpected-field": [["svc/hello.ts", 3, "config-unexpected-field", "unexpected field"]],
@@ -50,16 +60,24 @@ const CASES: Record<string, Expected[]> = {
   "invalid-bucket-name": [["svc/bucket.ts", 3, "invalid-bucket-name", "invalid bucket name 'My_Files'"]],
   "bucket-public-url-not-public": [["svc/url.ts", 3, "bucket-public-url-not-public", "cannot call publicUrl on a non-public bucket"]],
   "auth-handler-twice": [["svc/auth2.ts", 4, "auth-handler-twice", "only one auth handler can be defined per application"]],
-  "auth-without-gateway": [["svc/me.ts", 3, "auth-without-gateway", "no Gateway uses the authHandler: Encore would answer every auth: true endpoint"]],
-  "auth-gateway-not-exported": [["svc/me.ts", 3, "auth-without-gateway", "the Gateway using the authHandler is not an exported top-level variable"]],
-  "auth-params-not-wire": [["svc/auth.ts", 5, "auth-params-not-wire", "authHandler parameter type can only consist of Query and Header fields"]],
+  "auth-without-gateway": [
+    ["svc/me.ts", 3, "auth-without-gateway", "no Gateway uses the authHandler: Encore would answer every auth: true endpoint"],
+  ],
+  "auth-gateway-not-exported": [
+    ["svc/me.ts", 3, "auth-without-gateway", "the Gateway using the authHandler is not an exported top-level variable"],
+  ],
+  "auth-params-not-wire": [
+    ["svc/auth.ts", 5, "auth-params-not-wire", "authHandler parameter type can only consist of Query and Header fields"],
+  ],
   "schema-not-object": [
     ["svc/get.ts", 7, "schema-not-object", "request and response types must be interfaces or void"],
     ["svc/get.ts", 8, "schema-not-object", "request and response types must be interfaces or void"],
     ["svc/get.ts", 9, "schema-not-object", "request and response types must be interfaces or void"],
   ],
   "query-param-type": [["svc/get.ts", 4, "query-param-type", "type not supported for query parameters"]],
-  "validation-unsupported-type": [["svc/get.ts", 5, "validation-unsupported-type", "unsupported validation: MinLen<3> cannot be applied to number"]],
+  "validation-unsupported-type": [
+    ["svc/get.ts", 5, "validation-unsupported-type", "unsupported validation: MinLen<3> cannot be applied to number"],
+  ],
   "http-status-twice": [["svc/get.ts", 4, "http-status-twice", "http status can only be defined once per response type"]],
   "cron-invalid": [
     ["svc/cron.ts", 6, "cron-invalid-every", "`every` must be a multiple of 60 seconds"],
@@ -96,7 +114,12 @@ const CASES: Record<string, Expected[]> = {
   "cache-cluster-invalid": [
     ["loose/keyspace.ts", 4, "cache-outside-service", "cannot determine which service is accessing this cache cluster"],
     ["svc/clusters.ts", 3, "cache-invalid-eviction-policy", "invalid eviction policy: must be one of noeviction, allkeys-lru"],
-    ["svc/clusters.ts", 5, "duplicate-cache-cluster", "cache cluster with this name already defined (previously defined here: svc/clusters.ts:4:24); help: if you wish to reuse the same cluster, export the original CacheCluster object and import it, or use CacheCluster.named()"],
+    [
+      "svc/clusters.ts",
+      5,
+      "duplicate-cache-cluster",
+      "cache cluster with this name already defined (previously defined here: svc/clusters.ts:4:24); help: if you wish to reuse the same cluster, export the original CacheCluster object and import it, or use CacheCluster.named()",
+    ],
     ["svc/clusters.ts", 8, "cache-cluster-unresolved", "could not resolve cache cluster reference"],
     ["svc/clusters.ts", 10, "cache-keyspace-arguments", "keyspace constructor requires cluster and config arguments"],
     ["svc/clusters.ts", 12, "config-missing-field", "field keyPattern is required but is missing"],

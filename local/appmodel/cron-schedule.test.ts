@@ -8,7 +8,7 @@ const next = (expr: string, after: string) => parseCronSchedule(expr, at(after))
 const runs = (expr: string, after: string, count: number) => {
   const schedule = parseCronSchedule(expr, at(after));
   const out: string[] = [];
-  for (let t = at(after); out.length < count; ) {
+  for (let t = at(after); out.length < count;) {
     t = schedule.next(t);
     out.push(t.toISOString().slice(0, 16));
   }

@@ -96,7 +96,9 @@ export function parseCronSchedule(expr: string, now: Date = new Date()): CronSch
   const first = cron(expr, true).nextRun(now);
   const horizon = Date.UTC(now.getUTCFullYear() + SEARCH_YEARS + 1, 0, 1);
   if (first === null || first.getTime() >= horizon) {
-    throw new Error(`invalid cron schedule "${expr}": it never runs within ${SEARCH_YEARS} years with day of month and day of week both required`);
+    throw new Error(
+      `invalid cron schedule "${expr}": it never runs within ${SEARCH_YEARS} years with day of month and day of week both required`,
+    );
   }
   const runs = cron(expr, false);
   return {

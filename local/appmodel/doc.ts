@@ -16,7 +16,13 @@ export function docComment(node: ts.Node): string | null {
   for (const r of all.slice(first)) {
     const raw = text.slice(r.pos, r.end);
     if (r.kind === ts.SyntaxKind.MultiLineCommentTrivia) {
-      lines.push(...raw.replace(/^\/\*+/, "").replace(/\*+\/$/, "").split("\n").map((l) => l.replace(/^\s*\* ?/, "").trimEnd()));
+      lines.push(
+        ...raw
+          .replace(/^\/\*+/, "")
+          .replace(/\*+\/$/, "")
+          .split("\n")
+          .map((l) => l.replace(/^\s*\* ?/, "").trimEnd()),
+      );
     } else {
       lines.push(raw.replace(/^\/\/\s?/, ""));
     }

@@ -14,15 +14,38 @@ const TRACKED: Record<string, string[]> = {
   "encore.dev/storage/objects": ["Bucket"],
   "encore.dev/config": ["secret"],
   "encore.dev/storage/cache": [
-    "CacheCluster", "StringKeyspace", "IntKeyspace", "FloatKeyspace", "StructKeyspace",
-    "StringListKeyspace", "NumberListKeyspace", "StringSetKeyspace", "NumberSetKeyspace",
+    "CacheCluster",
+    "StringKeyspace",
+    "IntKeyspace",
+    "FloatKeyspace",
+    "StructKeyspace",
+    "StringListKeyspace",
+    "NumberListKeyspace",
+    "StringSetKeyspace",
+    "NumberSetKeyspace",
   ],
 };
 
 export type TrackedName =
-  | "api" | "Gateway" | "Service" | "authHandler" | "SQLDatabase" | "Topic" | "Subscription"
-  | "CronJob" | "Bucket" | "secret" | "CacheCluster" | "StringKeyspace" | "IntKeyspace" | "FloatKeyspace"
-  | "StructKeyspace" | "StringListKeyspace" | "NumberListKeyspace" | "StringSetKeyspace" | "NumberSetKeyspace";
+  | "api"
+  | "Gateway"
+  | "Service"
+  | "authHandler"
+  | "SQLDatabase"
+  | "Topic"
+  | "Subscription"
+  | "CronJob"
+  | "Bucket"
+  | "secret"
+  | "CacheCluster"
+  | "StringKeyspace"
+  | "IntKeyspace"
+  | "FloatKeyspace"
+  | "StructKeyspace"
+  | "StringListKeyspace"
+  | "NumberListKeyspace"
+  | "StringSetKeyspace"
+  | "NumberSetKeyspace";
 
 /** One use of a tracked export: `api(...)`, `api.raw(...)`, `new Topic(...)`, `SQLDatabase.named(...)`. */
 export interface EncoreRef {

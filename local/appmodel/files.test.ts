@@ -15,11 +15,28 @@ function touch(rel: string): void {
 
 describe("appFiles", () => {
   it("keeps every .ts and .sql file except those Encore skips", () => {
-    const kept = ["vite.config.ts", "svc/a.ts", "svc/sub/b.ts", "svc/types.d.ts", "svc/local/c.ts", "local/runtime.ts", "svc/migrations/1_x.up.sql"];
+    const kept = [
+      "vite.config.ts",
+      "svc/a.ts",
+      "svc/sub/b.ts",
+      "svc/types.d.ts",
+      "svc/local/c.ts",
+      "local/runtime.ts",
+      "svc/migrations/1_x.up.sql",
+    ];
     const skipped = [
-      "node_modules/x/index.ts", "svc/node_modules/y.ts", "encore.gen/clients/index.ts", "svc/__tests__/h.ts",
-      ".local/gen/main.ts", "svc/.hidden/d.ts", "svc/a.test.ts", "svc/a.spec.ts",
-      "svc/readme.md", "svc/a.js", "svc/a.tsx", "svc/a.mts",
+      "node_modules/x/index.ts",
+      "svc/node_modules/y.ts",
+      "encore.gen/clients/index.ts",
+      "svc/__tests__/h.ts",
+      ".local/gen/main.ts",
+      "svc/.hidden/d.ts",
+      "svc/a.test.ts",
+      "svc/a.spec.ts",
+      "svc/readme.md",
+      "svc/a.js",
+      "svc/a.tsx",
+      "svc/a.mts",
     ];
     for (const f of [...kept, ...skipped]) touch(f);
     expect(appFiles(root)).toEqual({

@@ -70,10 +70,14 @@ function constInt(expr: ts.Expression): bigint {
     const x = constInt(expr.left);
     const y = constInt(expr.right);
     switch (expr.operatorToken.kind) {
-      case ts.SyntaxKind.PlusToken: return x + y;
-      case ts.SyntaxKind.MinusToken: return x - y;
-      case ts.SyntaxKind.AsteriskToken: return x * y;
-      case ts.SyntaxKind.PercentToken: return x % y;
+      case ts.SyntaxKind.PlusToken:
+        return x + y;
+      case ts.SyntaxKind.MinusToken:
+        return x - y;
+      case ts.SyntaxKind.AsteriskToken:
+        return x * y;
+      case ts.SyntaxKind.PercentToken:
+        return x % y;
       case ts.SyntaxKind.SlashToken:
         if (y === 0n || x % y !== 0n) fail(expr, "expected integer division", "config-expected-literal");
         return x / y;

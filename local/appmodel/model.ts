@@ -10,8 +10,7 @@ export interface Loc {
   column: number;
 }
 
-export type HttpMethod =
-  | "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE" | "CONNECT";
+export type HttpMethod = "GET" | "POST" | "PUT" | "DELETE" | "PATCH" | "HEAD" | "OPTIONS" | "TRACE" | "CONNECT";
 
 /** A validation expression from encore.dev/validate (MinLen<3> & (IsEmail | IsURL)). */
 export type ValidationExpr =
@@ -189,8 +188,7 @@ export interface ServiceCall {
 
 /** Redis's eviction policies, as `new CacheCluster(name, { evictionPolicy })` names them. */
 export type EvictionPolicy =
-  | "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random"
-  | "volatile-lru" | "volatile-lfu" | "volatile-ttl" | "volatile-random";
+  "noeviction" | "allkeys-lru" | "allkeys-lfu" | "allkeys-random" | "volatile-lru" | "volatile-lfu" | "volatile-ttl" | "volatile-random";
 
 export interface CacheClusterModel {
   name: string;

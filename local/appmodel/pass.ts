@@ -31,7 +31,10 @@ export function parseEach<T>(pass: Pass, match: (ref: EncoreRef) => boolean, par
 }
 
 /** The new-expression uses of one export (`new Topic(...)`). */
-export const isNew = (name: EncoreRef["name"]) => (ref: EncoreRef): boolean => ref.name === name && ts.isNewExpression(ref.expr);
+export const isNew =
+  (name: EncoreRef["name"]) =>
+  (ref: EncoreRef): boolean =>
+    ref.name === name && ts.isNewExpression(ref.expr);
 
 /** The service whose directory contains a file (app-relative), or null. */
 export function serviceOf(pass: Pass, relFile: string): ServiceModel | null {

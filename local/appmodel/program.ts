@@ -44,9 +44,7 @@ export function createAppProgram(fileNames: string[]): ts.Program {
   const cache = ts.createModuleResolutionCache(host.getCurrentDirectory(), (f) => f, OPTIONS);
   host.resolveModuleNameLiterals = (literals, containingFile, redirected, options) =>
     literals.map((lit) =>
-      followed(lit.text)
-        ? ts.resolveModuleName(lit.text, containingFile, options, host, cache, redirected)
-        : { resolvedModule: undefined },
+      followed(lit.text) ? ts.resolveModuleName(lit.text, containingFile, options, host, cache, redirected) : { resolvedModule: undefined },
     );
   const getSourceFile = host.getSourceFile.bind(host);
   host.getSourceFile = (fileName, languageVersion, onError, shouldCreate) => {

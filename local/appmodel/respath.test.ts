@@ -5,10 +5,19 @@ import { parsePath } from "./respath";
 describe("parsePath", () => {
   it("splits literal, param, wildcard and fallback segments", () => {
     expect(parsePath("/a/:b/*c")).toEqual({
-      segments: [{ kind: "literal", value: "a" }, { kind: "param", name: "b" }, { kind: "wildcard", name: "c" }],
+      segments: [
+        { kind: "literal", value: "a" },
+        { kind: "param", name: "b" },
+        { kind: "wildcard", name: "c" },
+      ],
     });
     expect(parsePath("/")).toEqual({ segments: [{ kind: "literal", value: "" }] });
-    expect(parsePath("/x/!fb")).toEqual({ segments: [{ kind: "literal", value: "x" }, { kind: "fallback", name: "fb" }] });
+    expect(parsePath("/x/!fb")).toEqual({
+      segments: [
+        { kind: "literal", value: "x" },
+        { kind: "fallback", name: "fb" },
+      ],
+    });
   });
 
   it.each([

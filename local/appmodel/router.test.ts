@@ -15,7 +15,14 @@ function insertAll(paths: string[]): (number | null)[] {
 
 describe("RouteTree", () => {
   it("accepts the app's GET routes together (ENCORE.md §3 table)", () => {
-    expect(insertAll(["/:code", "/:code/stats", "/analytics/daily", "/me/urls", "/", "/r/:code"])).toEqual([null, null, null, null, null, null]);
+    expect(insertAll(["/:code", "/:code/stats", "/analytics/daily", "/me/urls", "/", "/r/:code"])).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("lets static and param segments coexist at the same position", () => {

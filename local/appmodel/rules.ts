@@ -17,28 +17,88 @@ const at = (loc: Loc): string => `${loc.file}:${loc.line}:${loc.column}`;
 
 /** Reports every second declaration of a name, with Encore's message (and its help, if it has one). */
 function checkDuplicates<T>(
-  pass: Pass, items: T[], key: (t: T) => string, node: (t: T) => ts.Node, loc: (t: T) => Loc, message: string, rule: string, help = "",
+  pass: Pass,
+  items: T[],
+  key: (t: T) => string,
+  node: (t: T) => ts.Node,
+  loc: (t: T) => Loc,
+  message: string,
+  rule: string,
+  help = "",
 ): void {
   const seen = new Map<string, T>();
   for (const item of items) {
     const prev = seen.get(key(item));
-    if (prev !== undefined) pass.diags.error(node(item), `${message} (previously defined here: ${at(loc(prev))})${help && `; help: ${help}`}`, rule);
+    if (prev !== undefined)
+      pass.diags.error(node(item), `${message} (previously defined here: ${at(loc(prev))})${help && `; help: ${help}`}`, rule);
     else seen.set(key(item), item);
   }
 }
 
 export function checkResourceNames(
   pass: Pass,
-  r: { dbs: DatabaseDecl[]; topics: TopicDecl[]; subs: SubscriptionDecl[]; crons: CronDecl[]; buckets: BucketDecl[]; caches: CacheClusterDecl[] },
+  r: {
+    dbs: DatabaseDecl[];
+    topics: TopicDecl[];
+    subs: SubscriptionDecl[];
+    crons: CronDecl[];
+    buckets: BucketDecl[];
+    caches: CacheClusterDecl[];
+  },
 ): void {
-  checkDuplicates(pass, r.dbs, (d) => d.model.name, (d) => d.node, (d) => d.model.loc, "SQL Database with this name already defined", "duplicate-database");
-  checkDuplicates(pass, r.topics, (t) => t.model.name, (t) => t.node, (t) => t.model.loc, "PubSub topic with this name already defined", "duplicate-topic");
-  checkDuplicates(pass, r.subs, (s) => `${s.model.topic}\0${s.model.name}`, (s) => s.node, (s) => s.model.loc, "PubSub subscription with this name already defined on this topic", "duplicate-subscription");
-  checkDuplicates(pass, r.crons, (c) => c.model.id, (c) => c.node, (c) => c.model.loc, "cron job with this name already defined", "duplicate-cron-job");
-  checkDuplicates(pass, r.buckets, (b) => b.model.name, (b) => b.node, (b) => b.model.loc, "bucket with this name already defined", "duplicate-bucket");
   checkDuplicates(
-    pass, r.caches, (c) => c.model.name, (c) => c.node, (c) => c.model.loc,
-    "cache cluster with this name already defined", "duplicate-cache-cluster",
+    pass,
+    r.dbs,
+    (d) => d.model.name,
+    (d) => d.node,
+    (d) => d.model.loc,
+    "SQL Database with this name already defined",
+    "duplicate-database",
+  );
+  checkDuplicates(
+    pass,
+    r.topics,
+    (t) => t.model.name,
+    (t) => t.node,
+    (t) => t.model.loc,
+    "PubSub topic with this name already defined",
+    "duplicate-topic",
+  );
+  checkDuplicates(
+    pass,
+    r.subs,
+    (s) => `${s.model.topic}\0${s.model.name}`,
+    (s) => s.node,
+    (s) => s.model.loc,
+    "PubSub subscription with this name already defined on this topic",
+    "duplicate-subscription",
+  );
+  checkDuplicates(
+    pass,
+    r.crons,
+    (c) => c.model.id,
+    (c) => c.node,
+    (c) => c.model.loc,
+    "cron job with this name already defined",
+    "duplicate-cron-job",
+  );
+  checkDuplicates(
+    pass,
+    r.buckets,
+    (b) => b.model.name,
+    (b) => b.node,
+    (b) => b.model.loc,
+    "bucket with this name already defined",
+    "duplicate-bucket",
+  );
+  checkDuplicates(
+    pass,
+    r.caches,
+    (c) => c.model.name,
+    (c) => c.node,
+    (c) => c.model.loc,
+    "cache cluster with this name already defined",
+    "duplicate-cache-cluster",
     "if you wish to reuse the same cluster, export the original CacheCluster object and import it, or use CacheCluster.named()",
   );
 }
@@ -50,8 +110,13 @@ export function checkResourceNames(
  */
 export function checkEndpoints(pass: Pass, endpoints: EndpointDecl[]): void {
   checkDuplicates(
-    pass, endpoints, (e) => `${e.model.service}\0${e.model.name}`, (e) => e.decl.name, (e) => e.model.loc,
-    "api endpoints with conflicting names defined within the same service", "duplicate-endpoint-name",
+    pass,
+    endpoints,
+    (e) => `${e.model.service}\0${e.model.name}`,
+    (e) => e.decl.name,
+    (e) => e.model.loc,
+    "api endpoints with conflicting names defined within the same service",
+    "duplicate-endpoint-name",
   );
   const reported = new Set<string>();
   const id = (e: EndpointDecl): string => `${e.model.service}.${e.model.name}`;
@@ -62,20 +127,32 @@ export function checkEndpoints(pass: Pass, endpoints: EndpointDecl[]): void {
     reported.add(pair);
     return true;
   };
-  forEachRouteClash(endpoints, (ep, m) => `${ep.model.service}\0${m}`, (ep, clash, method) => {
-    if (!firstReport(clash, ep)) return;
-    pass.diags.error(ep.node, `api endpoints with conflicting paths defined: ${method} ${ep.model.path} conflicts with ${describe(clash, method)}, previously defined here`, "conflicting-paths");
-  });
-  forEachRouteClash(endpoints, (_ep, m) => m, (ep, clash, method) => {
-    if (clash.model.service === ep.model.service || !firstReport(clash, ep)) return;
-    pass.diags.error(
-      ep.node,
-      `${method} ${ep.model.path} in service ${ep.model.service} conflicts with ${describe(clash, method)}: ` +
-        "Encore's gateway would register only one of them, log \"tried to register same route twice, skipping\" " +
-        "and never route to the other (this runtime's rule; Encore's compiler only checks conflicts within a service)",
-      "conflicting-paths-across-services",
-    );
-  });
+  forEachRouteClash(
+    endpoints,
+    (ep, m) => `${ep.model.service}\0${m}`,
+    (ep, clash, method) => {
+      if (!firstReport(clash, ep)) return;
+      pass.diags.error(
+        ep.node,
+        `api endpoints with conflicting paths defined: ${method} ${ep.model.path} conflicts with ${describe(clash, method)}, previously defined here`,
+        "conflicting-paths",
+      );
+    },
+  );
+  forEachRouteClash(
+    endpoints,
+    (_ep, m) => m,
+    (ep, clash, method) => {
+      if (clash.model.service === ep.model.service || !firstReport(clash, ep)) return;
+      pass.diags.error(
+        ep.node,
+        `${method} ${ep.model.path} in service ${ep.model.service} conflicts with ${describe(clash, method)}: ` +
+          'Encore\'s gateway would register only one of them, log "tried to register same route twice, skipping" ' +
+          "and never route to the other (this runtime's rule; Encore's compiler only checks conflicts within a service)",
+        "conflicting-paths-across-services",
+      );
+    },
+  );
 }
 
 /** Inserts every endpoint's path once per method into the tree `treeKey` names, reporting clashes. */
@@ -104,11 +181,12 @@ export function checkAuthGateway(pass: Pass, endpoints: EndpointDecl[], handlers
   const needing = endpoints.filter((e) => e.model.auth);
   if (needing.length === 0) return;
   if (gateways.some((g) => g.model !== null && g.authHandler !== null)) return;
-  const why = handlers.length === 0
-    ? "the app defines no authHandler"
-    : gateways.some((g) => g.authHandler !== null)
-      ? "the Gateway using the authHandler is not an exported top-level variable"
-      : "no Gateway uses the authHandler";
+  const why =
+    handlers.length === 0
+      ? "the app defines no authHandler"
+      : gateways.some((g) => g.authHandler !== null)
+        ? "the Gateway using the authHandler is not an exported top-level variable"
+        : "no Gateway uses the authHandler";
   pass.diags.error(
     needing[0].node,
     `endpoint ${needing[0].model.service}.${needing[0].model.name} has auth: true but ${why}: Encore would answer every auth: true endpoint ` +
@@ -133,7 +211,11 @@ export function checkDatabaseOwnership(pass: Pass, dbs: DatabaseDecl[], refs: Da
     const user = serviceOf(pass, rel)?.name;
     const db = dbs.find((d) => d.model.name === ref.name);
     if (db === undefined) {
-      pass.diags.error(ref.node, `SQLDatabase.named("${ref.name}") names no database declared with new SQLDatabase`, "database-not-declared");
+      pass.diags.error(
+        ref.node,
+        `SQLDatabase.named("${ref.name}") names no database declared with new SQLDatabase`,
+        "database-not-declared",
+      );
     } else if (user !== undefined && user !== db.model.service) {
       pass.diags.error(ref.node, explain(db, user), rule);
     }
@@ -165,10 +247,5 @@ export function checkDatabaseOwnership(pass: Pass, dbs: DatabaseDecl[], refs: Da
 /** Identifiers through which another module's variable can enter a file. */
 function mayNameImport(id: ts.Identifier): boolean {
   const p = id.parent;
-  return (
-    ts.isImportSpecifier(p) ||
-    ts.isImportClause(p) ||
-    ts.isExportSpecifier(p) ||
-    (ts.isPropertyAccessExpression(p) && p.name === id)
-  );
+  return ts.isImportSpecifier(p) || ts.isImportClause(p) || ts.isExportSpecifier(p) || (ts.isPropertyAccessExpression(p) && p.name === id);
 }

@@ -22,14 +22,31 @@ interface WireSpec {
 
 /** Lib interfaces Encore's type universe models as classes, which schemas reject. */
 const CLASS_LIKE = new Set([
-  "Map", "Set", "WeakMap", "WeakSet", "RegExp", "Error", "Promise", "ArrayBuffer", "SharedArrayBuffer",
-  "DataView", "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array",
-  "Uint32Array", "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "Buffer",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "RegExp",
+  "Error",
+  "Promise",
+  "ArrayBuffer",
+  "SharedArrayBuffer",
+  "DataView",
+  "Int8Array",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "Int16Array",
+  "Uint16Array",
+  "Int32Array",
+  "Uint32Array",
+  "Float32Array",
+  "Float64Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "Buffer",
 ]);
 
-const VALIDATION_RULES = new Set([
-  "Min", "Max", "MinLen", "MaxLen", "StartsWith", "EndsWith", "MatchesRegexp", "IsEmail", "IsURL",
-]);
+const VALIDATION_RULES = new Set(["Min", "Max", "MinLen", "MaxLen", "StartsWith", "EndsWith", "MatchesRegexp", "IsEmail", "IsURL"]);
 
 function fail(node: ts.Node, message: string, rule = "schema-unsupported-type"): never {
   throw new ParseFailure(node, message, rule);
@@ -209,15 +226,31 @@ export class SchemaBuilder {
       if (!ok) fail(node, `${name} requires a ${what} literal as its first type argument`, "validation-invalid-argument");
     };
     switch (name) {
-      case "Min": need(num !== null, "number"); return { rule: "minValue", value: num as number };
-      case "Max": need(num !== null, "number"); return { rule: "maxValue", value: num as number };
-      case "MinLen": need(num !== null && Number.isInteger(num) && num >= 0, "number"); return { rule: "minLen", value: num as number };
-      case "MaxLen": need(num !== null && Number.isInteger(num) && num >= 0, "number"); return { rule: "maxLen", value: num as number };
-      case "StartsWith": need(str !== null, "string"); return { rule: "startsWith", value: str as string };
-      case "EndsWith": need(str !== null, "string"); return { rule: "endsWith", value: str as string };
-      case "MatchesRegexp": need(str !== null, "string"); return { rule: "matchesRegexp", value: str as string };
-      case "IsEmail": return { rule: "isEmail" };
-      default: return { rule: "isURL" };
+      case "Min":
+        need(num !== null, "number");
+        return { rule: "minValue", value: num as number };
+      case "Max":
+        need(num !== null, "number");
+        return { rule: "maxValue", value: num as number };
+      case "MinLen":
+        need(num !== null && Number.isInteger(num) && num >= 0, "number");
+        return { rule: "minLen", value: num as number };
+      case "MaxLen":
+        need(num !== null && Number.isInteger(num) && num >= 0, "number");
+        return { rule: "maxLen", value: num as number };
+      case "StartsWith":
+        need(str !== null, "string");
+        return { rule: "startsWith", value: str as string };
+      case "EndsWith":
+        need(str !== null, "string");
+        return { rule: "endsWith", value: str as string };
+      case "MatchesRegexp":
+        need(str !== null, "string");
+        return { rule: "matchesRegexp", value: str as string };
+      case "IsEmail":
+        return { rule: "isEmail" };
+      default:
+        return { rule: "isURL" };
     }
   }
 
@@ -344,7 +377,17 @@ export class SchemaBuilder {
 
   private ruleFromAlias(name: string, arg: ts.Type | undefined): ValidationExpr {
     const value = arg === undefined ? undefined : (arg as ts.LiteralType).value;
-    const rule = { Min: "minValue", Max: "maxValue", MinLen: "minLen", MaxLen: "maxLen", StartsWith: "startsWith", EndsWith: "endsWith", MatchesRegexp: "matchesRegexp", IsEmail: "isEmail", IsURL: "isURL" }[name];
+    const rule = {
+      Min: "minValue",
+      Max: "maxValue",
+      MinLen: "minLen",
+      MaxLen: "maxLen",
+      StartsWith: "startsWith",
+      EndsWith: "endsWith",
+      MatchesRegexp: "matchesRegexp",
+      IsEmail: "isEmail",
+      IsURL: "isURL",
+    }[name];
     return (value === undefined ? { rule } : { rule, value }) as ValidationExpr;
   }
 
@@ -366,12 +409,18 @@ export class SchemaBuilder {
 
   private objectType(type: ts.Type, at: ts.Node): TypeSchema {
     switch (this.objectKind(type)) {
-      case "date": return { kind: "date" };
-      case "decimal": return { kind: "decimal" };
-      case "array": return { kind: "array", elem: this.fromType(this.checker.getTypeArguments(type as ts.TypeReference)[0], at) };
-      case "tuple": return fail(at, "tuple types are not yet supported in schemas");
-      case "class": return fail(at, `class types are not yet supported in schemas (${type.getSymbol()?.name})`);
-      case "function": return fail(at, "function types are not supported in schemas");
+      case "date":
+        return { kind: "date" };
+      case "decimal":
+        return { kind: "decimal" };
+      case "array":
+        return { kind: "array", elem: this.fromType(this.checker.getTypeArguments(type as ts.TypeReference)[0], at) };
+      case "tuple":
+        return fail(at, "tuple types are not yet supported in schemas");
+      case "class":
+        return fail(at, `class types are not yet supported in schemas (${type.getSymbol()?.name})`);
+      case "function":
+        return fail(at, "function types are not supported in schemas");
     }
     if (this.typeStack.has(type)) return { kind: "any" };
     this.typeStack.add(type);
@@ -416,12 +465,18 @@ function unionOf(members: TypeSchema[]): TypeSchema {
 /** Simplifies validation expressions throughout, as Encore does when it emits the schema. */
 function finalize(t: TypeSchema): TypeSchema {
   switch (t.kind) {
-    case "validated": return { kind: "validated", base: finalize(t.base), expr: simplifyExpr(t.expr) };
-    case "array": return { kind: "array", elem: finalize(t.elem) };
-    case "map": return { kind: "map", value: finalize(t.value) };
-    case "union": return { kind: "union", types: t.types.map(finalize) };
-    case "object": return { kind: "object", fields: t.fields.map((f) => ({ ...f, type: finalize(f.type) })) };
-    default: return t;
+    case "validated":
+      return { kind: "validated", base: finalize(t.base), expr: simplifyExpr(t.expr) };
+    case "array":
+      return { kind: "array", elem: finalize(t.elem) };
+    case "map":
+      return { kind: "map", value: finalize(t.value) };
+    case "union":
+      return { kind: "union", types: t.types.map(finalize) };
+    case "object":
+      return { kind: "object", fields: t.fields.map((f) => ({ ...f, type: finalize(f.type) })) };
+    default:
+      return t;
   }
 }
 
@@ -432,10 +487,15 @@ export function validationErrors(t: TypeSchema): string[] {
       const err = unsupportedValidation(t.expr, t.base);
       return err !== null ? [err] : validationErrors(t.base);
     }
-    case "array": return validationErrors(t.elem);
-    case "map": return validationErrors(t.value);
-    case "union": return t.types.flatMap(validationErrors);
-    case "object": return t.fields.flatMap((f) => validationErrors(f.type));
-    default: return [];
+    case "array":
+      return validationErrors(t.elem);
+    case "map":
+      return validationErrors(t.value);
+    case "union":
+      return t.types.flatMap(validationErrors);
+    case "object":
+      return t.fields.flatMap((f) => validationErrors(f.type));
+    default:
+      return [];
   }
 }

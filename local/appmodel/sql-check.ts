@@ -47,10 +47,16 @@ export function checkQueries(pass: Pass, dbs: DatabaseDecl[], refs: DatabaseRef[
   const found: { node: ts.Node; sql: string }[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isTaggedTemplateExpression(node) && ts.isPropertyAccessExpression(node.tag)) {
-      if (TEMPLATE_METHODS.has(node.tag.name.text) && isDatabase(node.tag.expression)) found.push({ node: node.template, sql: templateSql(node.template) });
+      if (TEMPLATE_METHODS.has(node.tag.name.text) && isDatabase(node.tag.expression))
+        found.push({ node: node.template, sql: templateSql(node.template) });
     } else if (ts.isCallExpression(node) && ts.isPropertyAccessExpression(node.expression)) {
       const sql = node.arguments[0];
-      if (RAW_METHODS.has(node.expression.name.text) && sql !== undefined && ts.isStringLiteral(sql) && isDatabase(node.expression.expression)) {
+      if (
+        RAW_METHODS.has(node.expression.name.text) &&
+        sql !== undefined &&
+        ts.isStringLiteral(sql) &&
+        isDatabase(node.expression.expression)
+      ) {
         found.push({ node: sql, sql: sql.text });
       }
     }

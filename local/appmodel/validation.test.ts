@@ -17,7 +17,14 @@ describe("validation expressions", () => {
   it("merges same-kind bounds: tightest for &, loosest for |, and unwraps single rules", () => {
     expect(simplifyExpr({ and: [minLen(3), minLen(5)] })).toEqual(minLen(5));
     expect(simplifyExpr({ or: [minLen(10), minLen(30)] })).toEqual(minLen(10));
-    expect(simplifyExpr({ and: [{ rule: "maxValue", value: 10 }, { rule: "maxValue", value: 30 }] })).toEqual({ rule: "maxValue", value: 10 });
+    expect(
+      simplifyExpr({
+        and: [
+          { rule: "maxValue", value: 10 },
+          { rule: "maxValue", value: 30 },
+        ],
+      }),
+    ).toEqual({ rule: "maxValue", value: 10 });
     expect(simplifyExpr({ and: [minLen(3), maxLen(9), isEmail] })).toEqual({ and: [minLen(3), maxLen(9), isEmail] });
   });
 

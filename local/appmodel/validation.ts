@@ -64,15 +64,24 @@ export function simplifyExpr(expr: ValidationExpr): ValidationExpr {
 /** Encore's rendering of a rule, for error messages ("MinLen<3>"). */
 export function describeRule(r: Rule): string {
   switch (r.rule) {
-    case "minLen": return `MinLen<${r.value}>`;
-    case "maxLen": return `MaxLen<${r.value}>`;
-    case "minValue": return `Min<${r.value}>`;
-    case "maxValue": return `Max<${r.value}>`;
-    case "startsWith": return `StartsWith<${JSON.stringify(r.value)}>`;
-    case "endsWith": return `EndsWith<${JSON.stringify(r.value)}>`;
-    case "matchesRegexp": return `MatchesRegexp<${JSON.stringify(r.value)}>`;
-    case "isEmail": return "IsEmail";
-    case "isURL": return "IsURL";
+    case "minLen":
+      return `MinLen<${r.value}>`;
+    case "maxLen":
+      return `MaxLen<${r.value}>`;
+    case "minValue":
+      return `Min<${r.value}>`;
+    case "maxValue":
+      return `Max<${r.value}>`;
+    case "startsWith":
+      return `StartsWith<${JSON.stringify(r.value)}>`;
+    case "endsWith":
+      return `EndsWith<${JSON.stringify(r.value)}>`;
+    case "matchesRegexp":
+      return `MatchesRegexp<${JSON.stringify(r.value)}>`;
+    case "isEmail":
+      return "IsEmail";
+    case "isURL":
+      return "IsURL";
   }
 }
 
@@ -100,13 +109,20 @@ function ruleSupports(r: Rule, base: TypeSchema): boolean {
 /** A short name for a schema type in error messages. */
 export function describeSchema(t: TypeSchema): string {
   switch (t.kind) {
-    case "literal": return JSON.stringify(t.value);
-    case "array": return `${describeSchema(t.elem)}[]`;
-    case "object": return "object";
-    case "map": return `Record<string, ${describeSchema(t.value)}>`;
-    case "union": return t.types.map(describeSchema).join(" | ");
-    case "validated": return describeSchema(t.base);
-    default: return t.kind;
+    case "literal":
+      return JSON.stringify(t.value);
+    case "array":
+      return `${describeSchema(t.elem)}[]`;
+    case "object":
+      return "object";
+    case "map":
+      return `Record<string, ${describeSchema(t.value)}>`;
+    case "union":
+      return t.types.map(describeSchema).join(" | ");
+    case "validated":
+      return describeSchema(t.base);
+    default:
+      return t.kind;
   }
 }
 

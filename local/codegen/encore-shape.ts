@@ -63,7 +63,9 @@ function clientJs(service: string, eps: EndpointModel[]): string {
   ];
   for (const ep of eps) {
     out.push(
-      hasParams(ep) ? `export async function ${ep.name}(params, opts) {` : `export async function ${ep.name}(opts) {\n    const params = undefined;`,
+      hasParams(ep)
+        ? `export async function ${ep.name}(params, opts) {`
+        : `export async function ${ep.name}(opts) {\n    const params = undefined;`,
       `    if (typeof ENCORE_DROP_TESTS === "undefined" && process.env.NODE_ENV === "test") {`,
       `        return TEST_ENDPOINTS.${ep.name}(params, opts);`,
       `    }`,
@@ -244,7 +246,13 @@ export function encoreGenFiles(model: AppModel): Map<string, string> {
   if (model.gateways.length > 0) files.set(`internal/entrypoints/gateways/${GATEWAY_NAME}/main.ts`, gatewayMain(model));
   files.set("auth/index.ts", `export {type AuthData, getAuthData} from "../internal/auth/auth";`);
   files.set("internal/auth/auth.ts", authTs(model));
-  files.set("internal/entrypoints/combined/main.ts", combinedMain(model, model.endpoints.filter((ep) => ep.staticAssets === null)));
+  files.set(
+    "internal/entrypoints/combined/main.ts",
+    combinedMain(
+      model,
+      model.endpoints.filter((ep) => ep.staticAssets === null),
+    ),
+  );
   files.set("clients/index.js", clientIndex(model, ".js"));
   files.set("clients/index.d.ts", clientIndex(model, ""));
   return files;

@@ -6,7 +6,6 @@ import path from "node:path";
 import type { AppModel, EndpointModel } from "../appmodel/model";
 import { genDirOf } from "../layout.mjs";
 
-
 /** A JS identifier for a service name, as Encore derives it (dashes become underscores). */
 export function ident(name: string): string {
   return name.replace(/-/g, "_");
@@ -65,14 +64,7 @@ function clientJs(model: AppModel, service: string, file: string): string {
       ``,
     );
   }
-  lines.push(
-    ...clientClassJs(eps),
-    ``,
-    `let instance;`,
-    `export function ref() {`,
-    `  return (instance ??= new Client());`,
-    `}`,
-  );
+  lines.push(...clientClassJs(eps), ``, `let instance;`, `export function ref() {`, `  return (instance ??= new Client());`, `}`);
   return lines.filter((l, i, all) => !(l === "" && all[i - 1] === "")).join("\n") + "\n";
 }
 
@@ -177,8 +169,14 @@ export function generate(model: AppModel): string {
   const files = new Map<string, string>();
   const put = (rel: string, content: string) => files.set(path.join(dir, rel), content);
 
-  put("clients/index.js", model.services.map((s) => `export * as ${ident(s.name)} from "../internal/clients/${s.name}/endpoints.js";`).join("\n") + "\n");
-  put("clients/index.d.ts", model.services.map((s) => `export * as ${ident(s.name)} from "../internal/clients/${s.name}/endpoints";`).join("\n") + "\n");
+  put(
+    "clients/index.js",
+    model.services.map((s) => `export * as ${ident(s.name)} from "../internal/clients/${s.name}/endpoints.js";`).join("\n") + "\n",
+  );
+  put(
+    "clients/index.d.ts",
+    model.services.map((s) => `export * as ${ident(s.name)} from "../internal/clients/${s.name}/endpoints";`).join("\n") + "\n",
+  );
   for (const s of model.services) {
     const js = path.join(dir, `internal/clients/${s.name}/endpoints.js`);
     files.set(js, clientJs(model, s.name, js));

@@ -13,10 +13,26 @@ export function catalogOf(model: AppModel) {
       subscriptions: model.subscriptions.filter((x) => x.service === s.name).map((x) => ({ topic: x.topic, name: x.name })),
       cronJobs: model.cronJobs
         .filter((c) => c.endpoint.service === s.name)
-        .map((c) => ({ id: c.id, title: c.title, schedule: c.schedule, everyMs: c.everyMs, endpoint: `${c.endpoint.service}.${c.endpoint.name}` })),
+        .map((c) => ({
+          id: c.id,
+          title: c.title,
+          schedule: c.schedule,
+          everyMs: c.everyMs,
+          endpoint: `${c.endpoint.service}.${c.endpoint.name}`,
+        })),
     })),
-    authHandler: model.authHandler && { service: model.authHandler.service, name: model.authHandler.name, params: model.authHandler.params, authData: model.authHandler.authData },
-    topics: model.topics.map((t) => ({ name: t.name, publishers: t.publishers, deliveryGuarantee: t.deliveryGuarantee, message: t.message })),
+    authHandler: model.authHandler && {
+      service: model.authHandler.service,
+      name: model.authHandler.name,
+      params: model.authHandler.params,
+      authData: model.authHandler.authData,
+    },
+    topics: model.topics.map((t) => ({
+      name: t.name,
+      publishers: t.publishers,
+      deliveryGuarantee: t.deliveryGuarantee,
+      message: t.message,
+    })),
   };
 }
 
@@ -59,7 +75,8 @@ export function flowOf(model: AppModel): { nodes: FlowNode[]; edges: FlowEdge[] 
     edges.push({ from: `service:${from}`, to: `service:${to}`, kind: "call", dashed: false, label: endpoints.join(", ") });
   }
   for (const t of model.topics) {
-    for (const p of t.publishers) edges.push({ from: `service:${p}`, to: `topic:${t.name}`, kind: "publish", dashed: true, label: "publish" });
+    for (const p of t.publishers)
+      edges.push({ from: `service:${p}`, to: `topic:${t.name}`, kind: "publish", dashed: true, label: "publish" });
   }
   for (const s of model.subscriptions) {
     edges.push({ from: `topic:${s.topic}`, to: `service:${s.service}`, kind: "subscribe", dashed: true, label: s.name });
@@ -68,6 +85,7 @@ export function flowOf(model: AppModel): { nodes: FlowNode[]; edges: FlowEdge[] 
   for (const b of model.buckets) {
     for (const user of b.usedBy) edges.push({ from: `service:${user}`, to: `bucket:${b.name}`, kind: "bucket", dashed: false });
   }
-  for (const c of model.cronJobs) edges.push({ from: `cron:${c.id}`, to: `service:${c.endpoint.service}`, kind: "cron", dashed: false, label: c.endpoint.name });
+  for (const c of model.cronJobs)
+    edges.push({ from: `cron:${c.id}`, to: `service:${c.endpoint.service}`, kind: "cron", dashed: false, label: c.endpoint.name });
   return { nodes, edges };
 }

@@ -29,7 +29,10 @@ describe("dashboard in the browser", () => {
     app = await startTestServer();
     dash = await startDashboard(0);
     token = await signUp(app.baseUrl);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+    });
     page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(e.message));
@@ -78,7 +81,9 @@ describe("dashboard in the browser", () => {
     await row("INSERT INTO urls").click();
     expect(await page.getByTestId("details").textContent()).toContain("ON CONFLICT (code) DO NOTHING");
     await row("track-analytics").click();
-    expect(await page.getByTestId("details").getByTestId("payload").first().textContent()).toContain("https://example.com/from-the-browser");
+    expect(await page.getByTestId("details").getByTestId("payload").first().textContent()).toContain(
+      "https://example.com/from-the-browser",
+    );
     await row("url.shorten").first().click();
     await page.screenshot({ path: path.join(shots, "trace.png"), fullPage: true });
 
@@ -107,7 +112,9 @@ describe("dashboard in the browser", () => {
     await page.goto(`${dash.url}/#/catalog`);
     await page.getByTestId("service").first().waitFor();
     const model = loadAppModel(appRootDir);
-    expect(await page.getByTestId("service").evaluateAll((els) => els.map((e) => e.getAttribute("data-service")))).toEqual(model.services.map((s) => s.name));
+    expect(await page.getByTestId("service").evaluateAll((els) => els.map((e) => e.getAttribute("data-service")))).toEqual(
+      model.services.map((s) => s.name),
+    );
     for (const ep of model.endpoints) {
       const card = page.locator(`[data-endpoint="${ep.service}.${ep.name}"]`);
       expect(await card.locator(".method").textContent(), ep.name).toBe(ep.methods.join(", "));
@@ -116,7 +123,10 @@ describe("dashboard in the browser", () => {
     }
     const shorten = page.locator('[data-endpoint="url.shorten"]');
     expect(await shorten.textContent()).toContain("shorten stores `url` under a fresh code");
-    expect(await shorten.getByTestId("fields").allTextContents()).toEqual([expect.stringContaining("urlstring"), expect.stringContaining("qrCodeUrl")]);
+    expect(await shorten.getByTestId("fields").allTextContents()).toEqual([
+      expect.stringContaining("urlstring"),
+      expect.stringContaining("qrCodeUrl"),
+    ]);
     await page.screenshot({ path: path.join(shots, "catalog.png") });
   });
 
@@ -124,11 +134,20 @@ describe("dashboard in the browser", () => {
     await page.goto(`${dash.url}/#/flow`);
     await page.getByTestId("flow").waitFor();
     const edge = (from: string, to: string) => page.locator(`[data-testid="edge"][data-from="${from}"][data-to="${to}"] path`);
-    const dash_ = async (from: string, to: string) => edge(from, to).evaluate((p: any) => p.ownerDocument.defaultView.getComputedStyle(p).strokeDasharray);
+    const dash_ = async (from: string, to: string) =>
+      edge(from, to).evaluate((p: any) => p.ownerDocument.defaultView.getComputedStyle(p).strokeDasharray);
     expect(await dash_("service:url", "topic:url-shortened")).not.toBe("none");
     expect(await dash_("topic:url-shortened", "service:analytics")).not.toBe("none");
     expect(await dash_("service:analytics", "service:url")).toBe("none");
-    for (const id of ["service:url", "service:analytics", "service:auth", "topic:url-shortened", "database:url", "bucket:qr-codes", "cron:cleanup-stale-urls"]) {
+    for (const id of [
+      "service:url",
+      "service:analytics",
+      "service:auth",
+      "topic:url-shortened",
+      "database:url",
+      "bucket:qr-codes",
+      "cron:cleanup-stale-urls",
+    ]) {
       expect(await page.locator(`[data-testid="node"][data-id="${id}"]`).count(), id).toBe(1);
     }
     await page.locator('[data-testid="flow"]').screenshot({ path: path.join(shots, "flow.png") });

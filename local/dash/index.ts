@@ -31,6 +31,8 @@ export async function startDevDashboard(): Promise<void> {
     process.stdout.write(`Development dashboard on ${dash.url}\n`);
   } catch (e) {
     const busy = (e as NodeJS.ErrnoException).code === "EADDRINUSE";
-    process.stderr.write(`development dashboard not started: ${busy ? `port ${port} is in use (set DASH_PORT to another port)` : (e as Error).message}\n`);
+    process.stderr.write(
+      `development dashboard not started: ${busy ? `port ${port} is in use (set DASH_PORT to another port)` : (e as Error).message}\n`,
+    );
   }
 }

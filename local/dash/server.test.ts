@@ -12,10 +12,12 @@ import { OutputCapture } from "./output";
 /** fetch() may not set Host; a DNS-rebinding page would send its own name there. */
 function statusWithHost(url: string, host: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    http.get(url, { headers: { Host: host } }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    }).on("error", reject);
+    http
+      .get(url, { headers: { Host: host } }, (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      })
+      .on("error", reject);
   });
 }
 
@@ -40,7 +42,11 @@ describe("dashboard API", () => {
     return { status: res.status, body: (await res.json()) as any };
   };
   const post = async (path: string, body: unknown) => {
-    const res = await fetch(dash.url + path, { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) });
+    const res = await fetch(dash.url + path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: JSON.stringify(body),
+    });
     return { status: res.status, body: (await res.json()) as any };
   };
 
@@ -105,7 +111,9 @@ describe("dashboard API", () => {
     const trace = (await get(`/api/traces/${bad.body.traceId}`)).body.trace;
     expect(trace.spans[0].error).toMatchObject({ code: "invalid_argument" });
 
-    expect((await post("/api/call", { method: "BREW", path: "/x" })).body).toEqual({ error: "method must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS" });
+    expect((await post("/api/call", { method: "BREW", path: "/x" })).body).toEqual({
+      error: "method must be one of GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS",
+    });
   });
 
   it("lists every service and endpoint with method, path, auth flag, doc and fields", async () => {
@@ -114,7 +122,13 @@ describe("dashboard API", () => {
     const all = body.services.flatMap((s: any) => s.endpoints);
     expect(all).toHaveLength(17);
     const shorten = all.find((e: any) => e.id === "url.shorten");
-    expect(shorten).toMatchObject({ methods: ["POST"], path: "/shorten", auth: true, expose: true, doc: expect.stringContaining("shorten stores") });
+    expect(shorten).toMatchObject({
+      methods: ["POST"],
+      path: "/shorten",
+      auth: true,
+      expose: true,
+      doc: expect.stringContaining("shorten stores"),
+    });
     expect(shorten.request.fields.map((f: any) => f.name)).toEqual(["url", "alias", "expiresAt"]);
     expect(shorten.response.fields.map((f: any) => f.name)).toEqual(["code", "shortUrl", "qrCodeUrl", "expiresAt"]);
     expect(all.find((e: any) => e.id === "web.assets")).toMatchObject({ methods: ["GET", "HEAD"], path: "/ui/*path", auth: false });
@@ -157,7 +171,13 @@ describe("dashboard API", () => {
 
     await drainTopic("url-shortened");
     expect((await get("/api/pubsub")).body).toEqual([
-      { name: "url-shortened", publishers: ["url"], subscriptions: [expect.objectContaining({ subscription: "track-analytics", subscribed: true, queued: 0, inFlight: 0, retrying: 0 })] },
+      {
+        name: "url-shortened",
+        publishers: ["url"],
+        subscriptions: [
+          expect.objectContaining({ subscription: "track-analytics", subscribed: true, queued: 0, inFlight: 0, retrying: 0 }),
+        ],
+      },
     ]);
   });
 
@@ -172,7 +192,11 @@ describe("dashboard API", () => {
     expect((await fetch(`${dash.url}/vendor/../../package.json`)).status).toBe(404);
     expect(await statusWithHost(`${dash.url}/api/status`, "attacker.example:9400")).toBe(403);
     expect(await statusWithHost(`${dash.url}/api/status`, "localhost:9400")).toBe(200);
-    const form = await fetch(`${dash.url}/api/cron/cleanup-stale-urls/run`, { method: "POST", headers: { "Content-Type": "text/plain" }, body: "{}" });
+    const form = await fetch(`${dash.url}/api/cron/cleanup-stale-urls/run`, {
+      method: "POST",
+      headers: { "Content-Type": "text/plain" },
+      body: "{}",
+    });
     expect(form.status).toBe(415);
   });
 });

@@ -60,47 +60,67 @@ function loopbackHost(host: string | undefined): boolean {
 function routes(output: OutputCapture | null): [string, RegExp, Handler][] {
   const started = Date.now();
   return [
-    ["GET", /^\/api\/status$/, () => {
-      const m = appModel();
-      return {
-        apiBaseUrl: apiBaseUrl(),
-        pid: process.pid,
-        startedAt: started,
-        uptimeMs: Date.now() - started,
-        services: m.services.length,
-        endpoints: m.endpoints.length,
-        tracing: tracer.options,
-        /** The process's CPU time so far (µs): what the tracing benchmark compares. */
-        cpuUsage: process.cpuUsage(),
-      };
-    }],
+    [
+      "GET",
+      /^\/api\/status$/,
+      () => {
+        const m = appModel();
+        return {
+          apiBaseUrl: apiBaseUrl(),
+          pid: process.pid,
+          startedAt: started,
+          uptimeMs: Date.now() - started,
+          services: m.services.length,
+          endpoints: m.endpoints.length,
+          tracing: tracer.options,
+          /** The process's CPU time so far (µs): what the tracing benchmark compares. */
+          cpuUsage: process.cpuUsage(),
+        };
+      },
+    ],
     ["GET", /^\/api\/logs$/, () => output?.recent() ?? []],
     ["GET", /^\/api\/traces$/, (_r, url) => tracer.list(Number(url.searchParams.get("limit") ?? 100))],
     ["DELETE", /^\/api\/traces$/, () => (tracer.clear(), { ok: true })],
-    ["GET", /^\/api\/traces\/([0-9a-v]+)$/, (_r, _u, [id]) => {
-      const trace = tracer.get(id);
-      if (!trace) throw new HttpError(404, `trace ${id} is not in memory (it may have been evicted from the ring)`);
-      return { trace, linked: tracer.linked(id) };
-    }],
+    [
+      "GET",
+      /^\/api\/traces\/([0-9a-v]+)$/,
+      (_r, _u, [id]) => {
+        const trace = tracer.get(id);
+        if (!trace) throw new HttpError(404, `trace ${id} is not in memory (it may have been evicted from the ring)`);
+        return { trace, linked: tracer.linked(id) };
+      },
+    ],
     ["GET", /^\/api\/catalog$/, () => catalogOf(appModel())],
     ["GET", /^\/api\/flow$/, () => flowOf(appModel())],
-    ["POST", /^\/api\/call$/, async (req) => {
-      const call = (await readJson(req)) as ExplorerCall;
-      const problem = explorerCallProblem(call);
-      if (problem) throw new HttpError(400, problem);
-      return callEndpoint(call);
-    }],
+    [
+      "POST",
+      /^\/api\/call$/,
+      async (req) => {
+        const call = (await readJson(req)) as ExplorerCall;
+        const problem = explorerCallProblem(call);
+        if (problem) throw new HttpError(400, problem);
+        return callEndpoint(call);
+      },
+    ],
     ["GET", /^\/api\/migrations$/, () => migrationStatus(appModel())],
     ["GET", /^\/api\/buckets$/, () => appModel().buckets],
-    ["GET", /^\/api\/buckets\/([\w-]+)\/objects$/, (_r, url, [bucket]) => {
-      if (!appModel().buckets.some((b) => b.name === bucket)) throw new HttpError(404, `bucket ${bucket} is not declared`);
-      return listObjects(bucket, url.searchParams.get("prefix") ?? "", Math.min(Number(url.searchParams.get("limit") ?? 200), 1000));
-    }],
+    [
+      "GET",
+      /^\/api\/buckets\/([\w-]+)\/objects$/,
+      (_r, url, [bucket]) => {
+        if (!appModel().buckets.some((b) => b.name === bucket)) throw new HttpError(404, `bucket ${bucket} is not declared`);
+        return listObjects(bucket, url.searchParams.get("prefix") ?? "", Math.min(Number(url.searchParams.get("limit") ?? 200), 1000));
+      },
+    ],
     ["GET", /^\/api\/cron$/, () => appModel().cronJobs.map((j) => ({ ...j, nextRun: nextJobRun(j, new Date()).toISOString() }))],
-    ["POST", /^\/api\/cron\/([\w-]+)\/run$/, (_r, _u, [id]) => {
-      if (!appModel().cronJobs.some((j) => j.id === id)) throw new HttpError(404, `cron job ${id} is not declared`);
-      return runCronNow(id);
-    }],
+    [
+      "POST",
+      /^\/api\/cron\/([\w-]+)\/run$/,
+      (_r, _u, [id]) => {
+        if (!appModel().cronJobs.some((j) => j.id === id)) throw new HttpError(404, `cron job ${id} is not declared`);
+        return runCronNow(id);
+      },
+    ],
     ["GET", /^\/api\/pubsub$/, () => pubsubView(appModel())],
   ];
 }
@@ -110,7 +130,12 @@ async function serveObject(res: http.ServerResponse, bucket: string, key: string
   if (!appModel().buckets.some((b) => b.name === bucket)) throw new HttpError(404, `bucket ${bucket} is not declared`);
   const obj = await readObject(bucket, key);
   if (!obj) throw new HttpError(404, `object ${key} not found in ${bucket}`);
-  res.writeHead(200, { "Content-Type": obj.contentType, "Content-Length": obj.data.length, "X-Content-Type-Options": "nosniff", "Content-Security-Policy": "sandbox" });
+  res.writeHead(200, {
+    "Content-Type": obj.contentType,
+    "Content-Length": obj.data.length,
+    "X-Content-Type-Options": "nosniff",
+    "Content-Security-Policy": "sandbox",
+  });
   res.end(obj.data);
 }
 
@@ -121,10 +146,7 @@ function stream(req: http.IncomingMessage, res: http.ServerResponse, output: Out
   const send = (event: string, data: unknown): void => {
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  const stops = [
-    tracer.listen((n) => send("trace", summarize(n.trace))),
-    output?.listen((line) => send("log", line)) ?? (() => {}),
-  ];
+  const stops = [tracer.listen((n) => send("trace", summarize(n.trace))), output?.listen((line) => send("log", line)) ?? (() => {})];
   const ping = setInterval(() => res.write(": ping\n\n"), 15_000);
   req.on("close", () => {
     clearInterval(ping);

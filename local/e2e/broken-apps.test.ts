@@ -22,7 +22,9 @@ describe("npm test on a broken app", () => {
     }
     expect(error).toBeInstanceOf(AppCompileError);
     const [first] = (error as AppCompileError).errors;
-    expect((error as AppCompileError).message).toContain(`${first.loc.file}:${first.loc.line}:${first.loc.column}: ${first.message} [${first.rule}]`);
+    expect((error as AppCompileError).message).toContain(
+      `${first.loc.file}:${first.loc.line}:${first.loc.column}: ${first.message} [${first.rule}]`,
+    );
   });
 
   it("passes on the valid fixture", () => {

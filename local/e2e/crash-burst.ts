@@ -32,7 +32,9 @@ async function json<T>(resp: Response): Promise<T> {
 
 async function signUp(base: string): Promise<Record<string, string>> {
   const body = JSON.stringify({ email: `crash-${Date.now()}@example.com`, password: "correct horse battery" });
-  const { token } = await json<{ token: string }>(await fetch(`${base}/auth/signup`, { method: "POST", headers: { "Content-Type": "application/json" }, body }));
+  const { token } = await json<{ token: string }>(
+    await fetch(`${base}/auth/signup`, { method: "POST", headers: { "Content-Type": "application/json" }, body }),
+  );
   return { Authorization: `Bearer ${token}`, "Content-Type": "application/json" };
 }
 
@@ -53,7 +55,11 @@ export async function crashDuringBurst(shortens = 200, killAfter = shortens / 2)
     const killed = app.kill.bind(app);
     let killing: Promise<void> | null = null;
     const shorten = async (i: number) => {
-      const resp = await fetch(`${base}/shorten`, { method: "POST", headers: auth, body: JSON.stringify({ url: `https://example.com/burst/${i}` }) }).catch(() => null);
+      const resp = await fetch(`${base}/shorten`, {
+        method: "POST",
+        headers: auth,
+        body: JSON.stringify({ url: `https://example.com/burst/${i}` }),
+      }).catch(() => null);
       if (resp?.status !== 200) return;
       const { code } = (await resp.json().catch(() => ({}))) as { code?: string };
       if (!code) return;

@@ -40,7 +40,14 @@ describe("under encore run's rules (the default)", () => {
       expect(res.headers.get("access-control-allow-credentials"), p).toBe("true");
       expect(res.headers.get("vary"), p).toBe("origin, access-control-request-method, access-control-request-headers");
       // global_cors.expose_headers, then ALWAYS_EXPOSED_HEADERS, then the schema's response headers.
-      expect(list(res.headers.get("access-control-expose-headers")), p).toEqual(["x-raw", "x-request-id", "x-correlation-id", "x-encore-trace-id", "location", "x-at"]);
+      expect(list(res.headers.get("access-control-expose-headers")), p).toEqual([
+        "x-raw",
+        "x-request-id",
+        "x-correlation-id",
+        "x-encore-trace-id",
+        "location",
+        "x-at",
+      ]);
     }
   });
 
@@ -50,7 +57,11 @@ describe("under encore run's rules (the default)", () => {
     for (const p of ["/items", "/no/such/route"]) {
       const res = await call(app, p, {
         method: "OPTIONS",
-        headers: { Origin: "http://elsewhere.example", "Access-Control-Request-Method": "PUT", "Access-Control-Request-Headers": "authorization" },
+        headers: {
+          Origin: "http://elsewhere.example",
+          "Access-Control-Request-Method": "PUT",
+          "Access-Control-Request-Headers": "authorization",
+        },
       });
       expect(res.status, p).toBe(200);
       expect(res.text).toBe("");
@@ -59,7 +70,17 @@ describe("under encore run's rules (the default)", () => {
       expect(res.headers.get("access-control-allow-methods")).toBe("PUT");
       expect(res.headers.get("access-control-expose-headers")).toBeNull();
       const allowed = list(res.headers.get("access-control-allow-headers"));
-      expect(allowed.slice(0, 9)).toEqual(["x-extra", "accept", "authorization", "content-type", "origin", "user-agent", "x-correlation-id", "x-request-id", "x-requested-with"]);
+      expect(allowed.slice(0, 9)).toEqual([
+        "x-extra",
+        "accept",
+        "authorization",
+        "content-type",
+        "origin",
+        "user-agent",
+        "x-correlation-id",
+        "x-request-id",
+        "x-requested-with",
+      ]);
       expect(new Set(allowed.slice(9))).toEqual(new Set(["authorization", "x-trace"]));
     }
   });
@@ -68,10 +89,30 @@ describe("under encore run's rules (the default)", () => {
   // always writes internal_message; gateway/router.rs words the routing ones; runtimes/js/src/error.rs
   // keeps an internal error's own message there.
   it("writes internal_message in every error body, as encore run does", async () => {
-    expect((await call(app, "/fail/plain")).json).toEqual({ code: "internal", message: "an internal error occurred", details: null, internal_message: "secret internals" });
-    expect((await call(app, "/fail/not_found")).json).toEqual({ code: "not_found", message: "failed with not_found", details: { hint: "not_found" }, internal_message: null });
-    expect((await call(app, "/no/such/route")).json).toEqual({ code: "not_found", message: "endpoint not found", details: null, internal_message: "no such endpoint exists: /no/such/route" });
-    expect((await call(app, "/items", { method: "DELETE" })).json).toEqual({ code: "not_found", message: "no route for method", details: null, internal_message: "no route for method DELETE: /items" });
+    expect((await call(app, "/fail/plain")).json).toEqual({
+      code: "internal",
+      message: "an internal error occurred",
+      details: null,
+      internal_message: "secret internals",
+    });
+    expect((await call(app, "/fail/not_found")).json).toEqual({
+      code: "not_found",
+      message: "failed with not_found",
+      details: { hint: "not_found" },
+      internal_message: null,
+    });
+    expect((await call(app, "/no/such/route")).json).toEqual({
+      code: "not_found",
+      message: "endpoint not found",
+      details: null,
+      internal_message: "no such endpoint exists: /no/such/route",
+    });
+    expect((await call(app, "/items", { method: "DELETE" })).json).toEqual({
+      code: "not_found",
+      message: "no route for method",
+      details: null,
+      internal_message: "no route for method DELETE: /items",
+    });
   });
 
   // runtimes/core/src/api/endpoint.rs wraps the body in http_body_util::Limited; schema/body.rs turns the
@@ -128,19 +169,26 @@ describe("under encore run's rules (the default)", () => {
     expect(res.status).toBe(500);
     expect(res.headers.get("x-chosen")).toBeNull();
     expect(res.headers.get("x-encore-trace-id")).toMatch(TRACE_ID);
-    expect(res.json).toEqual({ code: "internal", message: "an internal error occurred", details: null, internal_message: "raw handler broke" });
+    expect(res.json).toEqual({
+      code: "internal",
+      message: "an internal error occurred",
+      details: null,
+      internal_message: "raw handler broke",
+    });
   });
 
   it("cuts the response off when a raw handler throws after its body started", async () => {
     const outcome = await new Promise<{ status: number; body: string; complete: boolean }>((resolve, reject) => {
-      http.get(app.baseUrl + "/raw-fail/body", (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (body += d));
-        res.on("end", () => resolve({ status: res.statusCode!, body, complete: res.complete }));
-        res.on("error", () => resolve({ status: res.statusCode!, body, complete: false }));
-        res.on("aborted", () => resolve({ status: res.statusCode!, body, complete: false }));
-      }).on("error", reject);
+      http
+        .get(app.baseUrl + "/raw-fail/body", (res) => {
+          let body = "";
+          res.setEncoding("utf8");
+          res.on("data", (d: string) => (body += d));
+          res.on("end", () => resolve({ status: res.statusCode!, body, complete: res.complete }));
+          res.on("error", () => resolve({ status: res.statusCode!, body, complete: false }));
+          res.on("aborted", () => resolve({ status: res.statusCode!, body, complete: false }));
+        })
+        .on("error", reject);
     });
     expect(outcome).toEqual({ status: 201, body: "partial", complete: false });
   });
@@ -153,7 +201,15 @@ describe("under encore run's rules (the default)", () => {
       expect(res.json).toEqual({
         code: "ok",
         message: "Your Encore app is up and running!",
-        details: { app_slug: "", env_name: "local", app_revision: "", encore_compiler: "", deploy_id: "local", checks: [], enabled_experiments: [] },
+        details: {
+          app_slug: "",
+          env_name: "local",
+          app_revision: "",
+          encore_compiler: "",
+          deploy_id: "local",
+          checks: [],
+          enabled_experiments: [],
+        },
       });
       expect(res.headers.get("access-control-allow-origin")).toBeNull();
       expect(res.headers.get("x-encore-trace-id")).toBeNull();
@@ -166,7 +222,12 @@ describe("under the deployed rules (LOCAL_CORS=production, no internal_message)"
   let stopped = false;
   beforeAll(async () => {
     // ENCORE_K8S_GRACE_TERMINATION_SECONDS=12 keeps accepting for 12 s minus the 10 s shutdown budget.
-    app = await startApp(appDir, { DemoSecret: "s3cret", LOCAL_CORS: "production", ENCORE_API_INCLUDE_INTERNAL_MESSAGE: "0", ENCORE_K8S_GRACE_TERMINATION_SECONDS: "12" });
+    app = await startApp(appDir, {
+      DemoSecret: "s3cret",
+      LOCAL_CORS: "production",
+      ENCORE_API_INCLUDE_INTERNAL_MESSAGE: "0",
+      ENCORE_K8S_GRACE_TERMINATION_SECONDS: "12",
+    });
   });
   afterAll(async () => {
     if (!stopped) await app.stop();
@@ -187,7 +248,11 @@ describe("under the deployed rules (LOCAL_CORS=production, no internal_message)"
     expect(await origin("https://evil.example")).toBe("https://evil.example");
     const preflight = await call(app, "/shorten", {
       method: "OPTIONS",
-      headers: { Origin: "https://evil.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "authorization, content-type" },
+      headers: {
+        Origin: "https://evil.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "authorization, content-type",
+      },
     });
     expect(preflight.status).toBe(200);
     expect(preflight.headers.get("access-control-allow-origin")).toBeNull();

@@ -30,7 +30,15 @@ function npmStart(extra: Record<string, string>, onListening?: (child: ReturnTyp
   return new Promise<{ code: number | null; output: string }>((resolve) => {
     const child = spawn("npm", ["start", "--silent"], {
       cwd: appRootDir,
-      env: { ...process.env, NODE_ENV: "development", ENCORE_LOCAL_DATA_DIR: state.dataDir, LOCAL_DB_NAME_PREFIX: state.dbPrefix, PORT: "0", ...ENV, ...extra },
+      env: {
+        ...process.env,
+        NODE_ENV: "development",
+        ENCORE_LOCAL_DATA_DIR: state.dataDir,
+        LOCAL_DB_NAME_PREFIX: state.dbPrefix,
+        PORT: "0",
+        ...ENV,
+        ...extra,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let output = "";
@@ -65,7 +73,9 @@ it("answers a taken port with one line naming it and PORT", async () => {
     state = other;
     const run = await npmStart({ PORT: String(port) }).finally(() => (state = saved));
     expect(run.code).toBe(1);
-    expect(run.output).toContain(`port ${port} on 127.0.0.1 is already in use (another npm start?): stop that process or choose another port, e.g. PORT=${port + 1} npm start`);
+    expect(run.output).toContain(
+      `port ${port} on 127.0.0.1 is already in use (another npm start?): stop that process or choose another port, e.g. PORT=${port + 1} npm start`,
+    );
     expect(run.output).not.toMatch(/\n\s+at /); // no stack trace
   } finally {
     blocker.close();

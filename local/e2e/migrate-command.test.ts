@@ -51,14 +51,21 @@ describe.skipIf(!serverUrl)("npm run migrate --config (needs DATABASE_URL)", () 
             host: server.host,
             tls_config: { disabled: true },
             databases: Object.fromEntries(
-              Object.entries(names).map(([db, name]) => [db, { name, username: decodeURIComponent(server.username), password: { $env: "MIGRATE_TEST_DB_PASSWORD" } }]),
+              Object.entries(names).map(([db, name]) => [
+                db,
+                { name, username: decodeURIComponent(server.username), password: { $env: "MIGRATE_TEST_DB_PASSWORD" } },
+              ]),
             ),
           },
         ],
       }),
     );
   });
-  const run = () => runCli(appRoot, "migrate", ["--config", configFile], { MIGRATE_TEST_DB_PASSWORD: decodeURIComponent(server.password), DATABASE_URL: "" });
+  const run = () =>
+    runCli(appRoot, "migrate", ["--config", configFile], {
+      MIGRATE_TEST_DB_PASSWORD: decodeURIComponent(server.password),
+      DATABASE_URL: "",
+    });
 
   afterAll(async () => {
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
@@ -76,10 +83,18 @@ describe.skipIf(!serverUrl)("npm run migrate --config (needs DATABASE_URL)", () 
     expect(second.code, second.output).toBe(0);
     for (const db of Object.keys(names)) expect(second.output).toMatch(new RegExp(`^${db}: up to date$`, "m"));
 
-    expect(await query(names.url, "SELECT version, dirty FROM schema_migrations")).toEqual([{ version: String(migrationVersions("url").at(-1)), dirty: false }]);
-    const indexes = await query<{ indexname: string }>(names.url, "SELECT indexname FROM pg_indexes WHERE tablename = 'urls' ORDER BY indexname");
+    expect(await query(names.url, "SELECT version, dirty FROM schema_migrations")).toEqual([
+      { version: String(migrationVersions("url").at(-1)), dirty: false },
+    ]);
+    const indexes = await query<{ indexname: string }>(
+      names.url,
+      "SELECT indexname FROM pg_indexes WHERE tablename = 'urls' ORDER BY indexname",
+    );
     expect(indexes.map((i) => i.indexname)).toContain("urls_code_idx");
-    const columns = await query<{ column_name: string }>(names.url, "SELECT column_name FROM information_schema.columns WHERE table_name = 'urls' ORDER BY ordinal_position");
+    const columns = await query<{ column_name: string }>(
+      names.url,
+      "SELECT column_name FROM information_schema.columns WHERE table_name = 'urls' ORDER BY ordinal_position",
+    );
     // Migrations only add: the first columns are the original ones, in their order.
     expect(columns.map((c) => c.column_name).slice(0, 6)).toEqual(["id", "code", "original_url", "clicks", "created_at", "creator"]);
   });

@@ -27,7 +27,11 @@ async function call(pathAndQuery: string, init: RequestInit = {}) {
 }
 
 function post(p: string, body: unknown, headers: Record<string, string> = {}) {
-  return call(p, { method: "POST", body: typeof body === "string" ? body : JSON.stringify(body), headers: { "Content-Type": "application/json", ...headers } });
+  return call(p, {
+    method: "POST",
+    body: typeof body === "string" ? body : JSON.stringify(body),
+    headers: { "Content-Type": "application/json", ...headers },
+  });
 }
 
 describe("request decoding", () => {
@@ -60,7 +64,10 @@ describe("request decoding", () => {
       [{ name: "abc", email: "a@b.co", count: 1, when: "yesterday" }, 'when: invalid RFC 3339 timestamp: "yesterday"'],
     ];
     for (const [body, message] of cases) {
-      await expectErrorResponse(await post("/items", body), 400, { code: "invalid_argument", message: `unable to decode request body: ${message}` });
+      await expectErrorResponse(await post("/items", body), 400, {
+        code: "invalid_argument",
+        message: `unable to decode request body: ${message}`,
+      });
     }
   });
 
@@ -95,9 +102,22 @@ describe("responses", () => {
 
 describe("errors", () => {
   const statuses: Record<string, number> = {
-    canceled: 499, unknown: 500, invalid_argument: 400, deadline_exceeded: 504, not_found: 404, already_exists: 409,
-    permission_denied: 403, resource_exhausted: 429, failed_precondition: 400, aborted: 409, out_of_range: 400,
-    unimplemented: 501, internal: 500, unavailable: 503, data_loss: 500, unauthenticated: 401,
+    canceled: 499,
+    unknown: 500,
+    invalid_argument: 400,
+    deadline_exceeded: 504,
+    not_found: 404,
+    already_exists: 409,
+    permission_denied: 403,
+    resource_exhausted: 429,
+    failed_precondition: 400,
+    aborted: 409,
+    out_of_range: 400,
+    unimplemented: 501,
+    internal: 500,
+    unavailable: 503,
+    data_loss: 500,
+    unauthenticated: 401,
   };
 
   it.each(Object.entries(statuses))("APIError %s becomes HTTP %i with Encore's body", async (code, status) => {
@@ -130,7 +150,11 @@ describe("auth", () => {
   it("returns 401 with Encore's default message when no credentials are sent", async () => {
     expect(await call("/whoami")).toMatchObject({
       status: 401,
-      json: { code: "unauthenticated", message: "the request does not have valid authentication credentials for the operation", details: null },
+      json: {
+        code: "unauthenticated",
+        message: "the request does not have valid authentication credentials for the operation",
+        details: null,
+      },
     });
   });
 

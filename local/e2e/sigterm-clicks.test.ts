@@ -46,45 +46,41 @@ async function makeLinks(base: string, n: number): Promise<string[]> {
   return codes;
 }
 
-it(
-  "keeps the click total equal to the resolves answered 200 when SIGTERM arrives under load",
-  async () => {
-    let app = await startApp(appRoot, env, state);
-    const codes = await makeLinks(app.baseUrl, 3);
-    let answered = 0;
-    let refused = 0;
-    let signalled: Promise<number | null> | null = null;
-    // Each client resolves until the server stops answering; SIGTERM goes out mid-stream.
-    const client = async (n: number) => {
-      for (let i = 0; ; i++) {
-        const code = codes[(n + i) % codes.length];
-        let res: Response;
-        try {
-          res = await fetch(`${app.baseUrl}/${code}`);
-          await res.arrayBuffer();
-        } catch {
-          refused++;
-          return;
-        }
-        if (res.status !== 200) return;
-        answered++;
-        if (answered === STOP_AFTER) signalled = app.stop();
+it("keeps the click total equal to the resolves answered 200 when SIGTERM arrives under load", async () => {
+  let app = await startApp(appRoot, env, state);
+  const codes = await makeLinks(app.baseUrl, 3);
+  let answered = 0;
+  let refused = 0;
+  let signalled: Promise<number | null> | null = null;
+  // Each client resolves until the server stops answering; SIGTERM goes out mid-stream.
+  const client = async (n: number) => {
+    for (let i = 0; ; i++) {
+      const code = codes[(n + i) % codes.length];
+      let res: Response;
+      try {
+        res = await fetch(`${app.baseUrl}/${code}`);
+        await res.arrayBuffer();
+      } catch {
+        refused++;
+        return;
       }
-    };
-    await Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
-    expect(signalled).not.toBeNull();
-    expect(await signalled).toBe(0);
-    expect(answered).toBeGreaterThanOrEqual(STOP_AFTER);
-
-    app = await startApp(appRoot, env, state);
-    try {
-      const stored = await Promise.all(
-        codes.map(async (code) => (await json<{ clicks: number }>(await fetch(`${app.baseUrl}/${code}/stats`))).clicks),
-      );
-      expect({ stored: stored.reduce((a, b) => a + b, 0), refused: refused > 0 }).toEqual({ stored: answered, refused: true });
-    } finally {
-      await app.stop();
+      if (res.status !== 200) return;
+      answered++;
+      if (answered === STOP_AFTER) signalled = app.stop();
     }
-  },
-  300_000,
-);
+  };
+  await Promise.all(Array.from({ length: CLIENTS }, (_, n) => client(n)));
+  expect(signalled).not.toBeNull();
+  expect(await signalled).toBe(0);
+  expect(answered).toBeGreaterThanOrEqual(STOP_AFTER);
+
+  app = await startApp(appRoot, env, state);
+  try {
+    const stored = await Promise.all(
+      codes.map(async (code) => (await json<{ clicks: number }>(await fetch(`${app.baseUrl}/${code}/stats`))).clicks),
+    );
+    expect({ stored: stored.reduce((a, b) => a + b, 0), refused: refused > 0 }).toEqual({ stored: answered, refused: true });
+  } finally {
+    await app.stop();
+  }
+}, 300_000);

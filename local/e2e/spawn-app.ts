@@ -118,7 +118,12 @@ function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<
 }
 
 /** Runs a local CLI command on `appDir` to completion; resolves with its exit code and output. */
-export function runCli(appDir: string, command: string, args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number | null; output: string }> {
+export function runCli(
+  appDir: string,
+  command: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(node[0], [...node.slice(1), path.join(localDir, "cli.ts"), command, ...args], {
       env: { ...process.env, ENCORE_LOCAL_APP_ROOT: appDir, ...env },

@@ -30,11 +30,13 @@ async function call(pathAndQuery: string, init: RequestInit = {}) {
  */
 function rawGet(pathAndQuery: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    http.get(app.baseUrl + "/", { path: pathAndQuery, headers }, (res) => {
-      let body = "";
-      res.on("data", (d) => (body += d));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
-    }).on("error", reject);
+    http
+      .get(app.baseUrl + "/", { path: pathAndQuery, headers }, (res) => {
+        let body = "";
+        res.on("data", (d) => (body += d));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      })
+      .on("error", reject);
   });
 }
 
@@ -147,6 +149,9 @@ describe("api.static: notFound", () => {
       expect(res.status, p).toBe(200);
       expect(res.text, p).toContain("spa shell");
     }
-    expect(await call("/a/b", { method: "PUT" })).toMatchObject({ status: 404, json: { code: "not_found", message: "no route for method" } });
+    expect(await call("/a/b", { method: "PUT" })).toMatchObject({
+      status: 404,
+      json: { code: "not_found", message: "no route for method" },
+    });
   });
 });

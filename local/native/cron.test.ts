@@ -77,7 +77,13 @@ describe("running cron jobs", () => {
   it("the scheduler runs each job when it is due and stops when asked", async () => {
     vi.useFakeTimers({ now: at("2024-03-01T02:58:30Z") });
     const calls: string[] = [];
-    const minutely: CronJobModel = { ...cleanup, id: "minutely", schedule: null, everyMs: 60_000, endpoint: { service: "svc", name: "tick" } };
+    const minutely: CronJobModel = {
+      ...cleanup,
+      id: "minutely",
+      schedule: null,
+      everyMs: 60_000,
+      endpoint: { service: "svc", name: "tick" },
+    };
     const runner = cronRunner({
       jobs: () => [cleanup, minutely],
       call: async (_service, endpoint) => {
@@ -87,11 +93,7 @@ describe("running cron jobs", () => {
     });
     const stop = runner.startCronScheduler();
     await vi.advanceTimersByTimeAsync(2 * 60_000);
-    expect(calls).toEqual([
-      "2024-03-01T02:59:00.000Z tick",
-      "2024-03-01T03:00:00.000Z cleanupStaleUrls",
-      "2024-03-01T03:00:00.000Z tick",
-    ]);
+    expect(calls).toEqual(["2024-03-01T02:59:00.000Z tick", "2024-03-01T03:00:00.000Z cleanupStaleUrls", "2024-03-01T03:00:00.000Z tick"]);
     stop();
     await vi.advanceTimersByTimeAsync(10 * 60_000);
     expect(calls).toHaveLength(3);

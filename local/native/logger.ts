@@ -17,7 +17,11 @@ const names: Record<number, string> = { 1: "TRC", 2: "DBG", 3: "INF", 4: "WRN", 
 function levelFromEnv(): LogLevel {
   const wanted = (process.env.LOG_LEVEL ?? "").toLowerCase();
   const byName: Record<string, LogLevel> = {
-    trace: LogLevel.Trace, debug: LogLevel.Debug, info: LogLevel.Info, warn: LogLevel.Warn, error: LogLevel.Error,
+    trace: LogLevel.Trace,
+    debug: LogLevel.Debug,
+    info: LogLevel.Info,
+    warn: LogLevel.Warn,
+    error: LogLevel.Error,
   };
   return byName[wanted] ?? (testMode ? LogLevel.Warn : LogLevel.Trace);
 }

@@ -14,13 +14,13 @@ import { findSecret, lookupSecret, parseLocalSecrets, readLocalSecrets, Secret }
 
 fs.writeFileSync(
   path.join(appRoot, ".secrets.local.cue"),
-  ['// Local secrets, never committed.', 'JWTSecret: "from-cue-file"', 'OnlyInFile: "file value" // trailing comment', ""].join("\n"),
+  ["// Local secrets, never committed.", 'JWTSecret: "from-cue-file"', 'OnlyInFile: "file value" // trailing comment', ""].join("\n"),
 );
 
 const parse = (text: string) => Object.fromEntries(parseLocalSecrets(text, ".secrets.local.cue"));
 
 describe("parsing .secrets.local.cue", () => {
-  it("reads Name: \"value\" fields with comments, blank lines and commas", () => {
+  it('reads Name: "value" fields with comments, blank lines and commas', () => {
     const text = [
       "// header comment",
       "",

@@ -28,7 +28,17 @@ class CueError extends Error {
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  a: "\x07", b: "\b", f: "\f", n: "\n", r: "\r", t: "\t", v: "\v", "/": "/", "\\": "\\", '"': '"', "'": "'",
+  a: "\x07",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+  v: "\v",
+  "/": "/",
+  "\\": "\\",
+  '"': '"',
+  "'": "'",
 };
 
 type Fail = (offset: number, reason: string) => never;
@@ -57,11 +67,11 @@ function multilineValue(body: string, fail: Fail): string {
     const at = offset;
     offset += line.length + 1;
     if (line.trim() === "") return "";
-    if (!line.startsWith(indent)) fail(at, "line is indented less than the closing \"\"\"");
+    if (!line.startsWith(indent)) fail(at, 'line is indented less than the closing """');
     return line.slice(indent.length);
   });
   // Offsets of escape errors point into the dedented text; the start of the string is close enough.
-  return unescape(out.join("\n"), () => fail(0, "invalid escape sequence in \"\"\" string"));
+  return unescape(out.join("\n"), () => fail(0, 'invalid escape sequence in """ string'));
 }
 
 /**
@@ -84,7 +94,8 @@ export function parseLocalSecrets(text: string, file: string): Map<string, strin
   const readString = (): string => {
     const start = pos;
     if (text.startsWith('"""', pos)) {
-      if (text[pos + 3] !== "\n" && text.slice(pos + 3, pos + 5) !== "\r\n") fail(pos, 'a """ string must start a new line after the opening quotes');
+      if (text[pos + 3] !== "\n" && text.slice(pos + 3, pos + 5) !== "\r\n")
+        fail(pos, 'a """ string must start a new line after the opening quotes');
       const bodyStart = text.indexOf("\n", pos) + 1;
       const end = text.indexOf('"""', bodyStart);
       if (end < 0) fail(start, 'unterminated """ string');

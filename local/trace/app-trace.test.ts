@@ -19,7 +19,11 @@ describe("traces of the running app", () => {
     await server?.close();
   });
 
-  async function post(path: string, body: unknown, authorization = `Bearer ${token}`): Promise<{ status: number; traceId: string; body: any }> {
+  async function post(
+    path: string,
+    body: unknown,
+    authorization = `Bearer ${token}`,
+  ): Promise<{ status: number; traceId: string; body: any }> {
     const res = await fetch(server.baseUrl + path, {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: authorization },
@@ -48,7 +52,14 @@ describe("traces of the running app", () => {
     const trace = await finished(res.traceId);
 
     const req = root(trace);
-    expect(req).toMatchObject({ kind: "request", service: "url", endpoint: "shorten", method: "POST", path: "/shorten", responseStatus: 200 });
+    expect(req).toMatchObject({
+      kind: "request",
+      service: "url",
+      endpoint: "shorten",
+      method: "POST",
+      path: "/shorten",
+      responseStatus: 200,
+    });
     expect(JSON.parse(req.requestPayload!)).toEqual({ url: "https://example.com/traced" });
     expect(JSON.parse(req.responsePayload!).code).toBe(res.body.code);
     expect(req.error).toBeUndefined();
@@ -82,7 +93,10 @@ describe("traces of the running app", () => {
     const tx = span.events.find((e) => e.kind === "db_transaction")!;
     expect(tx.fields).toMatchObject({ database: "analytics", completion: "commit" });
     const inTx = span.events.filter((e) => e.kind === "db_query" && e.fields.txId === tx.id);
-    expect(inTx.map((e) => String(e.fields.query))).toEqual([expect.stringContaining("INSERT INTO counted_urls"), expect.stringContaining("INSERT INTO daily_stats")]);
+    expect(inTx.map((e) => String(e.fields.query))).toEqual([
+      expect.stringContaining("INSERT INTO counted_urls"),
+      expect.stringContaining("INSERT INTO daily_stats"),
+    ]);
   });
 
   it("records a service call as a child span of the caller's RPC event", async () => {

@@ -77,7 +77,11 @@ export function recordHttpError(res: http.ServerResponse, error: { code: string;
 }
 
 /** Starts a span for a handler invocation described by its request metadata (auth call, Pub/Sub delivery). */
-export function startSpanFor(req: Napi.Request, kind: SpanKind, init: { service: string; endpoint?: string; payload?: unknown }): ActiveSpan | null {
+export function startSpanFor(
+  req: Napi.Request,
+  kind: SpanKind,
+  init: { service: string; endpoint?: string; payload?: unknown },
+): ActiveSpan | null {
   const meta = req.meta();
   const trace = meta.trace;
   if (!trace) return null;
@@ -124,7 +128,13 @@ export async function traced<T>(
 }
 
 /** Records a log line in the span of the request that logged it. */
-export function traceLog(source: Napi.Request | null | undefined, level: string, msg: string, fields: Record<string, unknown>, error?: Error): void {
+export function traceLog(
+  source: Napi.Request | null | undefined,
+  level: string,
+  msg: string,
+  fields: Record<string, unknown>,
+  error?: Error,
+): void {
   const span = spanOf(source);
   if (span !== null) span.log({ level, msg, fields, error: error?.message });
 }

@@ -31,7 +31,10 @@ describe("Tracer", () => {
     expect(rec.events[0].fields.rows).toBe(1);
     expect(rec.events[1].error).toEqual({ code: "42601", message: "syntax error" });
     expect(t.list()).toMatchObject([{ traceId: "t1", service: "url", endpoint: "shorten", status: 200, isError: false, spans: 1 }]);
-    t.start(ids("t2", "s2"), { kind: "request", service: "url" })!.end({ responseStatus: 400 }, { code: "invalid_argument", message: "bad url" });
+    t.start(ids("t2", "s2"), { kind: "request", service: "url" })!.end(
+      { responseStatus: 400 },
+      { code: "invalid_argument", message: "bad url" },
+    );
     expect(t.list()[0]).toMatchObject({ traceId: "t2", isError: true, status: 400 });
     expect(t.get("t2")!.spans[0].error).toEqual({ code: "invalid_argument", message: "bad url" });
   });
@@ -92,7 +95,11 @@ describe("Tracer", () => {
 describe("tracer options and payloads", () => {
   it("reads LOCAL_TRACE, LOCAL_TRACE_RING and LOCAL_TRACE_SAMPLE, rejecting nonsense", () => {
     expect(optionsFromEnv({})).toMatchObject({ enabled: true, capacity: 200, sampleRate: 1 });
-    expect(optionsFromEnv({ LOCAL_TRACE: "0", LOCAL_TRACE_RING: "5", LOCAL_TRACE_SAMPLE: "0.5" })).toMatchObject({ enabled: false, capacity: 5, sampleRate: 0.5 });
+    expect(optionsFromEnv({ LOCAL_TRACE: "0", LOCAL_TRACE_RING: "5", LOCAL_TRACE_SAMPLE: "0.5" })).toMatchObject({
+      enabled: false,
+      capacity: 5,
+      sampleRate: 0.5,
+    });
     expect(() => optionsFromEnv({ LOCAL_TRACE_RING: "-1" })).toThrow("LOCAL_TRACE_RING=-1 is not valid");
     expect(() => optionsFromEnv({ LOCAL_TRACE_SAMPLE: "2" })).toThrow("from 0 to 1");
   });

@@ -41,7 +41,8 @@ export function payloadText(value: unknown, max: number): string | undefined {
   if (value === undefined) return undefined;
   let text: string;
   try {
-    text = typeof value === "string" ? value : Buffer.isBuffer(value) ? `<${value.length} bytes>` : (JSON.stringify(value) ?? String(value));
+    text =
+      typeof value === "string" ? value : Buffer.isBuffer(value) ? `<${value.length} bytes>` : (JSON.stringify(value) ?? String(value));
   } catch (e) {
     text = `<not serializable: ${(e as Error).message}>`;
   }
@@ -113,7 +114,10 @@ export function optionsFromEnv(env: NodeJS.ProcessEnv = process.env): TracerOpti
     const raw = env[name];
     if (raw === undefined || raw === "") return fallback;
     const n = Number(raw);
-    if (!ok(n)) throw new Error(`${name}=${raw} is not valid (expected ${name === "LOCAL_TRACE_SAMPLE" ? "a number from 0 to 1" : "a positive integer"})`);
+    if (!ok(n))
+      throw new Error(
+        `${name}=${raw} is not valid (expected ${name === "LOCAL_TRACE_SAMPLE" ? "a number from 0 to 1" : "a positive integer"})`,
+      );
     return n;
   };
   return {
@@ -184,7 +188,11 @@ export class Tracer {
     let traceId: string | null = null;
     const result = await this.rootWatch.run(
       (id) => (traceId ??= id),
-      () => fn().then((value): PromiseSettledResult<T> => ({ status: "fulfilled", value }), (reason): PromiseSettledResult<T> => ({ status: "rejected", reason })),
+      () =>
+        fn().then(
+          (value): PromiseSettledResult<T> => ({ status: "fulfilled", value }),
+          (reason): PromiseSettledResult<T> => ({ status: "rejected", reason }),
+        ),
     );
     return { traceId, result };
   }

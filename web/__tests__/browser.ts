@@ -44,9 +44,10 @@ export async function startTargetSite(): Promise<TargetSite> {
   return {
     origin: `http://${TARGET_HOST}:${port}`,
     hits,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

@@ -30,7 +30,9 @@ export function AnalyticsPage() {
         </dl>
       )}
       {daily.state === "error" && <FormError message={daily.message} />}
-      {daily.state === "ready" && <DailyChart title="Links created per day" days={daily.data.days.map((d) => ({ date: d.date, value: d.urlsCreated }))} />}
+      {daily.state === "ready" && (
+        <DailyChart title="Links created per day" days={daily.data.days.map((d) => ({ date: d.date, value: d.urlsCreated }))} />
+      )}
     </section>
   );
 }

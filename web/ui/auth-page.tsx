@@ -37,7 +37,16 @@ export function AuthPage() {
       <p class="lead">Sign up or log in to shorten links, see their clicks and manage them.</p>
       {ended && <p class="notice">{ended}</p>}
       <form class="card" onSubmit={submit} noValidate>
-        <Field label="Email" name="email" type="email" autocomplete="email" required value={email} onValue={setEmail} error={errors.email} />
+        <Field
+          label="Email"
+          name="email"
+          type="email"
+          autocomplete="email"
+          required
+          value={email}
+          onValue={setEmail}
+          error={errors.email}
+        />
         <Field
           label="Password"
           name="password"

@@ -29,7 +29,10 @@ export function DailyChart({ title, days }: { title: string; days: DayValue[] })
         cursor: { show: false },
         scales: { x: { time: true }, y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
         axes: [axis, { ...axis, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000] }],
-        series: [{}, { label: title, stroke: accent, fill: accent, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 24] }) }],
+        series: [
+          {},
+          { label: title, stroke: accent, fill: accent, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 24] }) },
+        ],
       },
       [days.map((d) => Date.parse(`${d.date}T00:00:00Z`) / 1000), days.map((d) => d.value)],
       el,

@@ -46,10 +46,37 @@ export function ShortenPage() {
         Shorten a link
       </h1>
       <form class="card" onSubmit={submit} noValidate>
-        <Field label="Long URL" name="url" type="url" inputMode="url" autocomplete="off" placeholder="https://example.com/a/long/path" required value={url} onValue={setUrl} error={errors.url} />
+        <Field
+          label="Long URL"
+          name="url"
+          type="url"
+          inputMode="url"
+          autocomplete="off"
+          placeholder="https://example.com/a/long/path"
+          required
+          value={url}
+          onValue={setUrl}
+          error={errors.url}
+        />
         <div class="row">
-          <Field label="Alias" name="alias" autocomplete="off" value={alias} onValue={setAlias} error={errors.alias} hint="Optional: 3 to 64 letters, digits, - or _." />
-          <Field label="Expires" name="expires" type="datetime-local" value={expires} onValue={setExpires} error={errors.expiresAt} hint="Optional, in your time zone." />
+          <Field
+            label="Alias"
+            name="alias"
+            autocomplete="off"
+            value={alias}
+            onValue={setAlias}
+            error={errors.alias}
+            hint="Optional: 3 to 64 letters, digits, - or _."
+          />
+          <Field
+            label="Expires"
+            name="expires"
+            type="datetime-local"
+            value={expires}
+            onValue={setExpires}
+            error={errors.expiresAt}
+            hint="Optional, in your time zone."
+          />
         </div>
         <FormError message={errors.form ?? null} />
         <div class="actions">

@@ -11,7 +11,13 @@ export function useLoad<T>(load: () => Promise<T>, key: string): Loaded<T> {
     setResult({ state: "loading" });
     load().then(
       (data) => live && setResult({ state: "ready", data }),
-      (err) => live && setResult({ state: "error", message: err instanceof ApiError ? err.message : String(err), status: err instanceof ApiError ? err.status : 0 }),
+      (err) =>
+        live &&
+        setResult({
+          state: "error",
+          message: err instanceof ApiError ? err.message : String(err),
+          status: err instanceof ApiError ? err.status : 0,
+        }),
     );
     return () => {
       live = false;

@@ -68,7 +68,11 @@ function parseAuthHandler(pass: Pass, call: ts.CallExpression, rel: string): Aut
   const userID = authData?.fields.find((f) => f.name === "userID");
   if (authData === null || userID === undefined || userID.type.kind !== "string") {
     // Our own rule: Encore's runtime treats auth data without userID as unauthenticated.
-    fail(types.resp, "auth data must have a `userID: string` field (Encore treats auth data without one as unauthenticated; this runtime's rule)", "auth-data-no-userid");
+    fail(
+      types.resp,
+      "auth data must have a `userID: string` field (Encore treats auth data without one as unauthenticated; this runtime's rule)",
+      "auth-data-no-userid",
+    );
   }
   return {
     model: { name, file: rel, service: service.name, loc: locOf(pass, call), params, authData },

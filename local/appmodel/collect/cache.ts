@@ -15,12 +15,25 @@ export interface CacheClusterDecl {
 }
 
 export const KEYSPACE_CLASSES = [
-  "StringKeyspace", "IntKeyspace", "FloatKeyspace", "StructKeyspace",
-  "StringListKeyspace", "NumberListKeyspace", "StringSetKeyspace", "NumberSetKeyspace",
+  "StringKeyspace",
+  "IntKeyspace",
+  "FloatKeyspace",
+  "StructKeyspace",
+  "StringListKeyspace",
+  "NumberListKeyspace",
+  "StringSetKeyspace",
+  "NumberSetKeyspace",
 ] as const satisfies readonly TrackedName[];
 
 const EVICTION_POLICIES: readonly EvictionPolicy[] = [
-  "noeviction", "allkeys-lru", "allkeys-lfu", "allkeys-random", "volatile-lru", "volatile-lfu", "volatile-ttl", "volatile-random",
+  "noeviction",
+  "allkeys-lru",
+  "allkeys-lfu",
+  "allkeys-random",
+  "volatile-lru",
+  "volatile-lfu",
+  "volatile-ttl",
+  "volatile-random",
 ];
 
 function fail(node: ts.Node, message: string, rule: string): never {
@@ -28,13 +41,25 @@ function fail(node: ts.Node, message: string, rule: string): never {
 }
 
 export function collectCacheClusters(pass: Pass): CacheClusterDecl[] {
-  const clusters = parseEach(pass, (r) => r.name === "CacheCluster" && ts.isNewExpression(r.expr), (r, rel) => parseCluster(pass, r.expr as ts.NewExpression, rel));
-  parseEach(pass, (r) => r.name === "CacheCluster" && r.member === "named", (r) => {
-    const arg = (r.expr as ts.CallExpression).arguments[0];
-    if (arg === undefined) fail(r.expr, "missing resource name as argument[0]", "resource-name-not-literal");
-    return stringLit(arg);
-  });
-  parseEach(pass, (r) => (KEYSPACE_CLASSES as readonly string[]).includes(r.name) && ts.isNewExpression(r.expr), (r) => checkKeyspace(pass, r));
+  const clusters = parseEach(
+    pass,
+    (r) => r.name === "CacheCluster" && ts.isNewExpression(r.expr),
+    (r, rel) => parseCluster(pass, r.expr as ts.NewExpression, rel),
+  );
+  parseEach(
+    pass,
+    (r) => r.name === "CacheCluster" && r.member === "named",
+    (r) => {
+      const arg = (r.expr as ts.CallExpression).arguments[0];
+      if (arg === undefined) fail(r.expr, "missing resource name as argument[0]", "resource-name-not-literal");
+      return stringLit(arg);
+    },
+  );
+  parseEach(
+    pass,
+    (r) => (KEYSPACE_CLASSES as readonly string[]).includes(r.name) && ts.isNewExpression(r.expr),
+    (r) => checkKeyspace(pass, r),
+  );
   return clusters;
 }
 
@@ -74,9 +99,13 @@ function checkKeyspace(pass: Pass, ref: EncoreRef): void {
   const keyType = pass.checker.getTypeFromTypeNode(keyNode);
   if (keyType.flags & ts.TypeFlags.Any) fail(keyNode, "'any' is not supported as a cache key type", "cache-key-type");
   if (keyType.flags & ts.TypeFlags.Unknown) fail(keyNode, "'unknown' is not supported as a cache key type", "cache-key-type");
-  if (pattern.startsWith("__encore")) fail(patternNode, "the prefix `__encore` is reserved for internal use by Encore", "cache-key-pattern");
+  if (pattern.startsWith("__encore"))
+    fail(patternNode, "the prefix `__encore` is reserved for internal use by Encore", "cache-key-pattern");
 
-  const params = pattern.split("/").filter((s) => s.startsWith(":")).map((s) => s.slice(1));
+  const params = pattern
+    .split("/")
+    .filter((s) => s.startsWith(":"))
+    .map((s) => s.slice(1));
   if (isBasic(keyType)) {
     if (params.some((p) => p !== "key")) {
       fail(patternNode, "KeyPattern parameter must be named ':key' for basic (non-struct) key types", "cache-key-pattern");

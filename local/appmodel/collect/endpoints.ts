@@ -36,7 +36,11 @@ function fail(node: ts.Node, message: string, rule: string): never {
 }
 
 export function collectEndpoints(pass: Pass): EndpointDecl[] {
-  return parseEach(pass, (r) => r.name === "api" && ts.isCallExpression(r.expr), (r, rel) => parseEndpoint(pass, r, rel));
+  return parseEach(
+    pass,
+    (r) => r.name === "api" && ts.isCallExpression(r.expr),
+    (r, rel) => parseEndpoint(pass, r, rel),
+  );
 }
 
 function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
@@ -58,7 +62,11 @@ function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
   const cfg = parseConfigObject(configArg, CONFIG_KEYS);
   const handler = call.arguments[1];
   if (handler === undefined && !isStatic) {
-    fail(call, raw ? "API endpoint must have a handler function as its second argument" : "API endpoint must have a handler function", "endpoint-invalid");
+    fail(
+      call,
+      raw ? "API endpoint must have a handler function as its second argument" : "API endpoint must have a handler function",
+      "endpoint-invalid",
+    );
   }
 
   const opt = (key: string): ts.Expression | undefined => cfg.get(key)?.value;

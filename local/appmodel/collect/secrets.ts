@@ -16,7 +16,11 @@ function parseSecret(pass: Pass, call: ts.CallExpression, rel: string): SecretMo
   if (enclosingVariable(call) === null) throw new ParseFailure(call, "secrets must be bound to a variable", "secret-not-bound");
   const arg = call.arguments[0];
   if (arg === undefined) {
-    throw new ParseFailure(call, "secret() takes a single argument, the name of the secret as a string literal", "resource-name-not-literal");
+    throw new ParseFailure(
+      call,
+      "secret() takes a single argument, the name of the secret as a string literal",
+      "resource-name-not-literal",
+    );
   }
   if (!ts.isStringLiteral(arg)) throw new ParseFailure(arg, "expected string literal", "resource-name-not-literal");
   return { name: arg.text, service: serviceOf(pass, rel)?.name ?? null, file: rel, loc: locOf(pass, call) };

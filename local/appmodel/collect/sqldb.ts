@@ -59,7 +59,11 @@ function parseDatabase(pass: Pass, expr: ts.NewExpression, rel: string): Databas
       relDir = localRelPathLit(p);
       const source = obj.get("source")?.value;
       if (source !== undefined) {
-        throw new ParseFailure(source, `migration source "${stringLit(source)}" is not supported by the local runtime`, "unsupported-by-local-runtime");
+        throw new ParseFailure(
+          source,
+          `migration source "${stringLit(source)}" is not supported by the local runtime`,
+          "unsupported-by-local-runtime",
+        );
       }
     }
     migrationsDir = path.resolve(path.dirname(expr.getSourceFile().fileName), relDir);

@@ -25,9 +25,10 @@ function checkStaticPath(pass: Pass, segments: Segment[], pathNode: ts.Node): vo
   let seenDynamic = false;
   for (const seg of segments) {
     if (seenDynamic) {
-      const message = seg.kind === "literal"
-        ? "static assets path cannot have static segments after dynamic segments"
-        : "static assets path cannot contain multiple dynamic segments";
+      const message =
+        seg.kind === "literal"
+          ? "static assets path cannot have static segments after dynamic segments"
+          : "static assets path cannot contain multiple dynamic segments";
       pass.diags.error(pathNode, message, "static-assets-path");
       return;
     }
@@ -59,7 +60,14 @@ function headersLit(expr: ts.Expression): Record<string, string[]> {
  * The static-assets part of an `api.static` endpoint. `dir` and `notFound` resolve against the
  * declaring file's directory and are checked on disk now, as `encore run` checks them at compile time.
  */
-export function parseStaticAssets(pass: Pass, cfg: ConfigProps, configArg: ts.Expression, file: string, segments: Segment[], pathNode: ts.Node): StaticAssetsModel {
+export function parseStaticAssets(
+  pass: Pass,
+  cfg: ConfigProps,
+  configArg: ts.Expression,
+  file: string,
+  segments: Segment[],
+  pathNode: ts.Node,
+): StaticAssetsModel {
   const dirNode = cfg.get("dir")?.value;
   if (dirNode === undefined) throw new ParseFailure(configArg, "static assets must have the 'dir' field set", "static-assets-dir");
   const fileDir = path.dirname(file);

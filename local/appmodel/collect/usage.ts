@@ -64,14 +64,20 @@ export function collectUsage(pass: Pass, topics: TopicDecl[], buckets: BucketDec
 /** `x.method(...)` with `ident` as x. */
 function isMethodCall(ident: ts.Identifier, method: string): boolean {
   const access = ident.parent;
-  return ts.isPropertyAccessExpression(access) && access.expression === ident && access.name.text === method && ts.isCallExpression(access.parent);
+  return (
+    ts.isPropertyAccessExpression(access) &&
+    access.expression === ident &&
+    access.name.text === method &&
+    ts.isCallExpression(access.parent)
+  );
 }
 
 /** The services a file imports from ~encore/clients, by the import's symbol. */
 function clientImports(sf: ts.SourceFile, checker: ts.TypeChecker, serviceByIdent: Map<string, string>): Map<ts.Symbol, string> {
   const out = new Map<ts.Symbol, string>();
   for (const stmt of sf.statements) {
-    if (!ts.isImportDeclaration(stmt) || !ts.isStringLiteral(stmt.moduleSpecifier) || stmt.moduleSpecifier.text !== "~encore/clients") continue;
+    if (!ts.isImportDeclaration(stmt) || !ts.isStringLiteral(stmt.moduleSpecifier) || stmt.moduleSpecifier.text !== "~encore/clients")
+      continue;
     const bindings = stmt.importClause?.namedBindings;
     if (bindings === undefined || !ts.isNamedImports(bindings)) continue;
     for (const spec of bindings.elements) {

@@ -35,11 +35,15 @@ function Endpoint({ ep }) {
         ${ep.expose ? html`<a class="try" href="#/explorer/${ep.id}">Try it</a>` : null}
       </h4>
       ${ep.doc ? html`<p class="doc">${ep.doc}</p>` : null}
-      ${ep.raw ? html`<p class="muted">Raw endpoint: reads and writes HTTP itself.</p>` : html`
+      ${
+        ep.raw
+          ? html`<p class="muted">Raw endpoint: reads and writes HTTP itself.</p>`
+          : html`
         <div class="schemas">
           <${Fields} title="Request" schema=${ep.request} method=${ep.methods[0]} />
           <${Fields} title="Response" schema=${ep.response} />
-        </div>`}
+        </div>`
+      }
     </article>
   `;
 }

@@ -20,10 +20,11 @@ function bounds(g) {
     xs.push(n.x - n.width / 2, n.x + n.width / 2);
     ys.push(n.y - n.height / 2, n.y + n.height / 2);
   }
-  for (const e of g.edges()) for (const p of g.edge(e).points) {
-    xs.push(p.x);
-    ys.push(p.y - 14);
-  }
+  for (const e of g.edges())
+    for (const p of g.edge(e).points) {
+      xs.push(p.x);
+      ys.push(p.y - 14);
+    }
   const pad = 16;
   const x = Math.min(...xs) - pad;
   const y = Math.min(...ys) - pad;

@@ -34,7 +34,10 @@ function BucketObjects({ bucket }) {
     <div class="card" data-testid="bucket" data-bucket=${bucket.name}>
       <h3>${bucket.name} ${bucket.public ? html`<span class="pill">public</span>` : null} <button class="small" onClick=${reload}>Refresh</button></h3>
       <input placeholder="prefix" value=${prefix} onInput=${(e) => setPrefix(e.target.value)} />
-      ${!objects ? html`<${Loading} error=${error} />` : html`
+      ${
+        !objects
+          ? html`<${Loading} error=${error} />`
+          : html`
         <table class="list">
           <thead><tr><th>Object</th><th>Size</th><th>Type</th><th></th></tr></thead>
           <tbody>
@@ -47,7 +50,8 @@ function BucketObjects({ bucket }) {
             })}
           </tbody>
         </table>
-        ${objects.length === 0 ? html`<p class="muted">No objects${prefix ? ` under "${prefix}"` : ""}.</p>` : null}`}
+        ${objects.length === 0 ? html`<p class="muted">No objects${prefix ? ` under "${prefix}"` : ""}.</p>` : null}`
+      }
     </div>
   `;
 }

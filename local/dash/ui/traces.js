@@ -17,7 +17,10 @@ export function TraceList() {
     getJson("/api/traces").then(setTraces, (e) => setError(e.message));
   }, []);
   const onTrace = useCallback(
-    (sum) => setTraces((old) => (old === null ? old : [sum, ...old.filter((t) => t.traceId !== sum.traceId)].sort((a, b) => b.start - a.start).slice(0, 200))),
+    (sum) =>
+      setTraces((old) =>
+        old === null ? old : [sum, ...old.filter((t) => t.traceId !== sum.traceId)].sort((a, b) => b.start - a.start).slice(0, 200),
+      ),
     [],
   );
   useStream("trace", onTrace);
@@ -35,7 +38,7 @@ export function TraceList() {
               <tr class=${t.isError ? "failed" : ""} data-testid="trace-row" data-trace-id=${t.traceId} onClick=${() => (location.hash = `#/traces/${t.traceId}`)}>
                 <td>${new Date(t.start).toLocaleTimeString()}</td>
                 <td><span class="kind ${t.kind}">${t.kind === "pubsub_message" ? "message" : "request"}</span> ${spanTitle(t)}</td>
-                <td>${t.method ? `${t.method} ${t.path}` : t.messageId ?? ""}</td>
+                <td>${t.method ? `${t.method} ${t.path}` : (t.messageId ?? "")}</td>
                 <td>${t.status ?? (t.isError ? "error" : t.durationMs === undefined ? "running" : "ok")}</td>
                 <td>${ms(t.durationMs)}</td>
                 <td>${t.spans}</td>
@@ -66,7 +69,7 @@ export function TraceView({ id }) {
   const t0 = Math.min(...rows.map((r) => r.start));
   const t1 = Math.max(...rows.map((r) => r.start + (r.durationMs ?? Date.now() - r.start)));
   const span = Math.max(t1 - t0, 0.001);
-  const current = selected === null ? rows[0] : rows.find((r) => r.key === selected) ?? rows[0];
+  const current = selected === null ? rows[0] : (rows.find((r) => r.key === selected) ?? rows[0]);
   return html`
     <section>
       <h2><a href="#/traces">Traces</a> / <code data-testid="trace-id">${id}</code></h2>
@@ -115,8 +118,9 @@ function Details({ row }) {
       <dl class="facts">
         <${Field} name="Started" value=${new Date(row.start).toISOString()} />
         <${Field} name="Duration" value=${row.kind === "log" ? undefined : ms(row.durationMs)} />
-        ${row.type === "span"
-          ? html`
+        ${
+          row.type === "span"
+            ? html`
               <${Field} name="Trace" value=${r.traceId} />
               <${Field} name="Span" value=${r.spanId} />
               <${Field} name="Status" value=${r.responseStatus} />
@@ -131,9 +135,14 @@ function Details({ row }) {
               <${Field} name="Response headers" value=${r.responseHeaders} />
               <${Field} name="Events dropped" value=${r.droppedEvents || undefined} />
             `
-          : Object.entries(r.fields).map(([k, v]) =>
-              k === "message" ? html`<${Payload} name="Message" text=${v} />` : k === "query" ? html`<dt>Query</dt><dd><pre class="sql">${v}</pre></dd>` : html`<${Field} name=${k} value=${v} />`,
-            )}
+            : Object.entries(r.fields).map(([k, v]) =>
+                k === "message"
+                  ? html`<${Payload} name="Message" text=${v} />`
+                  : k === "query"
+                    ? html`<dt>Query</dt><dd><pre class="sql">${v}</pre></dd>`
+                    : html`<${Field} name=${k} value=${v} />`,
+              )
+        }
       </dl>
     </div>
   `;

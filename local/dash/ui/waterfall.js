@@ -12,13 +12,32 @@ export function waterfallRows(trace, linked) {
   const addSpan = (s, depth) => {
     if (placed.has(s.spanId)) return;
     placed.add(s.spanId);
-    rows.push({ key: `s:${s.spanId}`, type: "span", kind: s.kind, depth, start: s.start, durationMs: s.durationMs, error: s.error, record: s });
+    rows.push({
+      key: `s:${s.spanId}`,
+      type: "span",
+      kind: s.kind,
+      depth,
+      start: s.start,
+      durationMs: s.durationMs,
+      error: s.error,
+      record: s,
+    });
     // Spans it started that no event accounts for (the auth call of a request).
     for (const child of spans.filter((c) => c.parentSpanId === s.spanId && c.callerEventId === undefined)) addSpan(child, depth + 1);
     for (const ev of s.events) {
-      rows.push({ key: `e:${s.spanId}:${ev.id}`, type: "event", kind: ev.kind, depth: depth + 1, start: ev.start, durationMs: ev.durationMs, error: ev.error, record: ev });
+      rows.push({
+        key: `e:${s.spanId}:${ev.id}`,
+        type: "event",
+        kind: ev.kind,
+        depth: depth + 1,
+        start: ev.start,
+        durationMs: ev.durationMs,
+        error: ev.error,
+        record: ev,
+      });
       if (ev.kind === "rpc_call") for (const callee of spans.filter((c) => c.callerEventId === ev.id)) addSpan(callee, depth + 2);
-      if (ev.kind === "pubsub_publish") for (const d of deliveries.filter((d) => d.messageId === ev.fields.messageId)) addSpan(d, depth + 2);
+      if (ev.kind === "pubsub_publish")
+        for (const d of deliveries.filter((d) => d.messageId === ev.fields.messageId)) addSpan(d, depth + 2);
     }
   };
   for (const s of spans.filter((s) => s.parentSpanId === undefined)) addSpan(s, 0);
@@ -27,7 +46,9 @@ export function waterfallRows(trace, linked) {
 }
 
 function oneLine(text, max = 120) {
-  const s = String(text ?? "").replace(/\s+/g, " ").trim();
+  const s = String(text ?? "")
+    .replace(/\s+/g, " ")
+    .trim();
   return s.length > max ? `${s.slice(0, max)}…` : s;
 }
 

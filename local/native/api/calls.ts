@@ -63,7 +63,9 @@ export async function apiCall(
   recordRequestPayload(span, ep.model, params);
   try {
     const result = await invokeTyped(ep, params, meta, authData);
-    const response = ep.model.response ? decodeJson(ep.model.response, encodeJson(ep.model.response, result.payload), "unable to decode response body") : null;
+    const response = ep.model.response
+      ? decodeJson(ep.model.response, encodeJson(ep.model.response, result.payload), "unable to decode response body")
+      : null;
     recordResponsePayload(span, ep.model, response);
     span?.end();
     caller?.finish(callEvent);

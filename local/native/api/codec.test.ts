@@ -11,11 +11,29 @@ function field(name: string, type: TypeSchema, extra: Partial<ObjectSchema["fiel
   return { name, wireName: name, optional: false, location: "default" as const, type, ...extra };
 }
 
-function endpoint(request: ObjectSchema | null, response: ObjectSchema | null, methods: EndpointModel["methods"] = ["POST"], path = "/x"): EndpointModel {
+function endpoint(
+  request: ObjectSchema | null,
+  response: ObjectSchema | null,
+  methods: EndpointModel["methods"] = ["POST"],
+  path = "/x",
+): EndpointModel {
   return {
-    service: "s", name: "e", file: "s/e.ts", loc: { file: "s/e.ts", line: 1, column: 1 }, methods, path, expose: true, auth: false,
-    raw: false, bodyLimit: null, tags: [], sensitive: false,
-    doc: null, request, response, staticAssets: null,
+    service: "s",
+    name: "e",
+    file: "s/e.ts",
+    loc: { file: "s/e.ts", line: 1, column: 1 },
+    methods,
+    path,
+    expose: true,
+    auth: false,
+    raw: false,
+    bodyLimit: null,
+    tags: [],
+    sensitive: false,
+    doc: null,
+    request,
+    response,
+    staticAssets: null,
   };
 }
 
@@ -33,13 +51,24 @@ describe("decodeValue", () => {
   it("decodes unions by trying each variant, literal unions with the allowed values named", () => {
     const nullable: TypeSchema = { kind: "union", types: [str, { kind: "null" }] };
     expect(decodeValue(nullable, null, "x", "json")).toBeNull();
-    const color: TypeSchema = { kind: "union", types: [{ kind: "literal", value: "red" }, { kind: "literal", value: "blue" }] };
+    const color: TypeSchema = {
+      kind: "union",
+      types: [
+        { kind: "literal", value: "red" },
+        { kind: "literal", value: "blue" },
+      ],
+    };
     expect(() => decodeValue(color, "green", "c", "json")).toThrow('c: unknown variant string "green", expected one of "red", "blue"');
   });
 
   it("reports the path of a nested failure", () => {
-    const t: TypeSchema = { kind: "object", fields: [field("items", { kind: "array", elem: { kind: "object", fields: [field("n", num)] } })] };
-    expect(() => decodeValue(t, { items: [{ n: 1 }, { n: "2" }] }, "", "json")).toThrow('items[1].n: invalid type: string "2", expected a number');
+    const t: TypeSchema = {
+      kind: "object",
+      fields: [field("items", { kind: "array", elem: { kind: "object", fields: [field("n", num)] } })],
+    };
+    expect(() => decodeValue(t, { items: [{ n: 1 }, { n: "2" }] }, "", "json")).toThrow(
+      'items[1].n: invalid type: string "2", expected a number',
+    );
   });
 
   it("parses text for numbers, booleans and dates", () => {
@@ -50,20 +79,35 @@ describe("decodeValue", () => {
 });
 
 describe("decodeHttpRequest", () => {
-  const req = { fields: [field("id", str), field("limit", num, { optional: true }), field("token", str, { location: "header", wireName: "X-Token", optional: true })] };
+  const req = {
+    fields: [
+      field("id", str),
+      field("limit", num, { optional: true }),
+      field("token", str, { location: "header", wireName: "X-Token", optional: true }),
+    ],
+  };
 
   it("reads fields from the query string for GET and from the body for POST", () => {
     const base = { pathParams: {}, headers: {}, cookies: {}, body: Buffer.alloc(0) };
-    expect(decodeHttpRequest(endpoint(req, null, ["GET"]), { ...base, method: "GET", query: new URLSearchParams("id=a&limit=3") })).toEqual({ id: "a", limit: 3 });
+    expect(decodeHttpRequest(endpoint(req, null, ["GET"]), { ...base, method: "GET", query: new URLSearchParams("id=a&limit=3") })).toEqual(
+      { id: "a", limit: 3 },
+    );
     expect(
-      decodeHttpRequest(endpoint(req, null), { ...base, method: "POST", query: new URLSearchParams("id=ignored"), body: Buffer.from('{"id":"b","extra":1}') }),
+      decodeHttpRequest(endpoint(req, null), {
+        ...base,
+        method: "POST",
+        query: new URLSearchParams("id=ignored"),
+        body: Buffer.from('{"id":"b","extra":1}'),
+      }),
     ).toEqual({ id: "b" });
   });
 
   it("names a missing header", () => {
     const withHeader = { fields: [field("token", str, { location: "header", wireName: "X-Token" })] };
     const parts = { method: "GET", pathParams: {}, query: new URLSearchParams(), headers: {}, cookies: {}, body: Buffer.alloc(0) };
-    expect(decodeError(() => decodeHttpRequest(endpoint(withHeader, null, ["GET"]), parts))).toBe("invalid_argument: missing header parameter: X-Token");
+    expect(decodeError(() => decodeHttpRequest(endpoint(withHeader, null, ["GET"]), parts))).toBe(
+      "invalid_argument: missing header parameter: X-Token",
+    );
   });
 
   it("refuses an empty body even when every body field is optional, as Encore's serde decoding does", () => {
@@ -84,7 +128,10 @@ describe("decodeHttpRequest", () => {
 describe("encoding", () => {
   it("keeps declared fields only, at every level, and writes Dates as RFC 3339", () => {
     const schema: ObjectSchema = { fields: [field("at", date), field("inner", { kind: "object", fields: [field("a", num)] })] };
-    expect(encodeJson(schema, { at: new Date(0), inner: { a: 1, secret: "x" }, other: 2 })).toEqual({ at: "1970-01-01T00:00:00Z", inner: { a: 1 } });
+    expect(encodeJson(schema, { at: new Date(0), inner: { a: 1, secret: "x" }, other: 2 })).toEqual({
+      at: "1970-01-01T00:00:00Z",
+      inner: { a: 1 },
+    });
     expect(decodeJson(schema, { at: "1970-01-01T00:00:00.000Z", inner: { a: 1 } }, "msg")).toEqual({ at: new Date(0), inner: { a: 1 } });
   });
 
@@ -109,7 +156,13 @@ describe("encoding", () => {
   });
 
   it("sends no body when the response has no body fields", () => {
-    const schema: ObjectSchema = { fields: [field("status", num, { location: "httpstatus" }), field("loc", str, { location: "header", wireName: "Location" })] };
-    expect(encodeHttpResponse(endpoint(null, schema), { status: 302, loc: "https://x" })).toEqual({ status: 302, headers: { Location: "https://x" }, body: null });
+    const schema: ObjectSchema = {
+      fields: [field("status", num, { location: "httpstatus" }), field("loc", str, { location: "header", wireName: "Location" })],
+    };
+    expect(encodeHttpResponse(endpoint(null, schema), { status: 302, loc: "https://x" })).toEqual({
+      status: 302,
+      headers: { Location: "https://x" },
+      body: null,
+    });
   });
 });

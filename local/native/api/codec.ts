@@ -33,16 +33,27 @@ function describe(v: unknown): string {
 
 function expected(t: TypeSchema): string {
   switch (t.kind) {
-    case "string": return "a string";
-    case "number": return "a number";
-    case "boolean": return "a boolean";
-    case "date": return "an RFC 3339 timestamp";
-    case "array": return "a sequence";
-    case "object": case "map": return "a map";
-    case "null": return "null";
-    case "literal": return JSON.stringify(t.value);
-    case "validated": return expected(t.base);
-    default: return t.kind;
+    case "string":
+      return "a string";
+    case "number":
+      return "a number";
+    case "boolean":
+      return "a boolean";
+    case "date":
+      return "an RFC 3339 timestamp";
+    case "array":
+      return "a sequence";
+    case "object":
+    case "map":
+      return "a map";
+    case "null":
+      return "null";
+    case "literal":
+      return JSON.stringify(t.value);
+    case "validated":
+      return expected(t.base);
+    default:
+      return t.kind;
   }
 }
 
@@ -99,9 +110,10 @@ export function decodeValue(t: TypeSchema, v: unknown, path: string, src: Source
       if (v !== null && !(src === "text" && v === "null")) throw typeError(path, v, t);
       return null;
     case "literal": {
-      const parsed = src === "text" && typeof t.value !== "string" && typeof v === "string"
-        ? decodeValue({ kind: typeof t.value as "number" | "boolean" }, v, path, src)
-        : v;
+      const parsed =
+        src === "text" && typeof t.value !== "string" && typeof v === "string"
+          ? decodeValue({ kind: typeof t.value as "number" | "boolean" }, v, path, src)
+          : v;
       if (parsed !== t.value) throw new DecodeError(path, `invalid value: ${describe(v)}, expected ${JSON.stringify(t.value)}`);
       return parsed;
     }
@@ -134,7 +146,10 @@ function decodeUnion(types: TypeSchema[], v: unknown, path: string, src: Source)
   if (firstValidationError) throw firstValidationError;
   const literals = types.filter((t): t is { kind: "literal"; value: string } => t.kind === "literal");
   if (literals.length === types.length) {
-    throw new DecodeError(path, `unknown variant ${describe(v)}, expected one of ${literals.map((l) => JSON.stringify(l.value)).join(", ")}`);
+    throw new DecodeError(
+      path,
+      `unknown variant ${describe(v)}, expected one of ${literals.map((l) => JSON.stringify(l.value)).join(", ")}`,
+    );
   }
   throw new DecodeError(path, `invalid value: ${describe(v)}, expected one of: ${types.map(expected).join(", ")}`);
 }
@@ -225,9 +240,7 @@ function encodeFields(fields: FieldSchema[], obj: Record<string, unknown>): Reco
 
 /** Same schema, every field carried in JSON under its property name (internal calls, Pub/Sub). */
 function asJsonFields(schema: ObjectSchema): FieldSchema[] {
-  return schema.fields
-    .filter((f) => f.location !== "httpstatus")
-    .map((f) => ({ ...f, wireName: f.name, location: "default" as const }));
+  return schema.fields.filter((f) => f.location !== "httpstatus").map((f) => ({ ...f, wireName: f.name, location: "default" as const }));
 }
 
 /** Encodes a message or internal-call payload with its schema (what Encore puts on the wire). */
@@ -259,7 +272,12 @@ export interface HttpRequestParts {
 
 /** Path params named in an Encore path (":code", "*rest", "!fallback"). */
 function pathParamNames(path: string): Set<string> {
-  return new Set(path.split("/").filter((s) => /^[:*!]/.test(s)).map((s) => s.slice(1)));
+  return new Set(
+    path
+      .split("/")
+      .filter((s) => /^[:*!]/.test(s))
+      .map((s) => s.slice(1)),
+  );
 }
 
 /** Where a field travels for this request method. */

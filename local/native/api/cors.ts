@@ -7,7 +7,16 @@ import type { AppModel } from "../../appmodel/model";
 import type { GlobalCors } from "../../appmodel/appfile";
 
 /** Request headers every gateway allows (ALWAYS_ALLOWED_HEADERS). */
-const ALWAYS_ALLOWED = ["accept", "authorization", "content-type", "origin", "user-agent", "x-correlation-id", "x-request-id", "x-requested-with"];
+const ALWAYS_ALLOWED = [
+  "accept",
+  "authorization",
+  "content-type",
+  "origin",
+  "user-agent",
+  "x-correlation-id",
+  "x-request-id",
+  "x-requested-with",
+];
 /** Response headers every gateway exposes (ALWAYS_EXPOSED_HEADERS). */
 const ALWAYS_EXPOSED = ["x-request-id", "x-correlation-id", "x-encore-trace-id"];
 /** The Vary header the CORS layer adds to every answer (vary.rs: the preflight request headers). */
@@ -48,7 +57,9 @@ export type CorsMode = "local" | "production";
 export function corsModeFromEnv(value = process.env.LOCAL_CORS): CorsMode {
   if (value === undefined || value === "" || value === "local") return "local";
   if (value === "production") return "production";
-  throw new Error(`LOCAL_CORS must be "production" (the rules of encore.app's global_cors) or unset (encore run's), not ${JSON.stringify(value)}`);
+  throw new Error(
+    `LOCAL_CORS must be "production" (the rules of encore.app's global_cors) or unset (encore run's), not ${JSON.stringify(value)}`,
+  );
 }
 
 /** The headers of Header<> fields the gateway adds to its lists (MetaHeaders::from_schema). */

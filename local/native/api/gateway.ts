@@ -40,9 +40,12 @@ export async function authenticate(src: CredentialSource, meta: Napi.RequestMeta
   const params: Record<string, unknown> = {};
   let present = false;
   for (const f of handler.params.fields) {
-    const raw = f.location === "header" ? src.headers[f.wireName.toLowerCase()]
-      : f.location === "cookie" ? src.cookies[f.wireName]
-      : src.query.get(f.wireName) ?? undefined;
+    const raw =
+      f.location === "header"
+        ? src.headers[f.wireName.toLowerCase()]
+        : f.location === "cookie"
+          ? src.cookies[f.wireName]
+          : (src.query.get(f.wireName) ?? undefined);
     if (raw === undefined) continue;
     present = true;
     try {

@@ -15,7 +15,14 @@ export interface HandlerResult {
 /** The apiCall part of request metadata for an endpoint call. */
 export function apiCallMeta(
   ep: Pick<RegisteredEndpoint, "model">,
-  call: { method: string; path: string; pathAndQuery: string; pathParams: Record<string, string>; headers: Record<string, unknown>; payload: unknown },
+  call: {
+    method: string;
+    path: string;
+    pathAndQuery: string;
+    pathParams: Record<string, string>;
+    headers: Record<string, unknown>;
+    payload: unknown;
+  },
 ): Napi.ApiCallData {
   return {
     api: { service: ep.model.service, endpoint: ep.model.name, raw: ep.model.raw, requiresAuth: ep.model.auth, tags: ep.model.tags },

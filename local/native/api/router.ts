@@ -39,7 +39,10 @@ export class Router<T> {
   find(method: string, rawPath: string): Match<T> | "method" | null {
     let parts: string[];
     try {
-      parts = rawPath.split("/").slice(1).map((p) => decodeURIComponent(p));
+      parts = rawPath
+        .split("/")
+        .slice(1)
+        .map((p) => decodeURIComponent(p));
     } catch {
       return null;
     }

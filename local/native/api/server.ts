@@ -39,7 +39,8 @@ function buildRouter(): Router<Routed> {
   }
   const app = appModel();
   for (const model of app.endpoints) {
-    if (model.staticAssets !== null && model.expose) router.add(model.path, model.methods, { model, assets: model.staticAssets, root: app.root });
+    if (model.staticAssets !== null && model.expose)
+      router.add(model.path, model.methods, { model, assets: model.staticAssets, root: app.root });
   }
   return router;
 }
@@ -143,7 +144,14 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   const baseMeta = (payload: unknown): Napi.RequestMeta => ({
     startedAt: new Date().toISOString(),
     trace,
-    apiCall: apiCallMeta(ep, { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers, payload }),
+    apiCall: apiCallMeta(ep, {
+      method,
+      path: url.pathname,
+      pathAndQuery: url.pathname + url.search,
+      pathParams: found.params,
+      headers,
+      payload,
+    }),
   });
 
   const outcome = await authenticate(creds, baseMeta(undefined));
@@ -195,12 +203,21 @@ function requestListener(gw: Gateway): http.RequestListener {
         const wire = toWireError(e);
         recordHttpError(res, wire);
         // Routing errors have internal messages too; only an internal error is the app's fault.
-        if (wire.code === "internal" && wire.internalMessage) rootLogger.log(null, LogLevel.Error as number as Napi.LogLevel, `${req.method} ${req.url}: ${wire.internalMessage}`, e instanceof Error ? e : undefined);
+        if (wire.code === "internal" && wire.internalMessage)
+          rootLogger.log(
+            null,
+            LogLevel.Error as number as Napi.LogLevel,
+            `${req.method} ${req.url}: ${wire.internalMessage}`,
+            e instanceof Error ? e : undefined,
+          );
         sendError(res, wire);
       })
       .finally(() => {
         const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        if (logRequests) stdoutLines.write(formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }));
+        if (logRequests)
+          stdoutLines.write(
+            formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }),
+          );
       });
   };
 }
@@ -230,7 +247,11 @@ const IDLE_KEEP_ALIVE_MS = 30_000;
 
 /** Serves every registered exposed endpoint on host:port (port 0 picks a free one). */
 export async function startLocalServer(port: number, host = "127.0.0.1"): Promise<LocalServer> {
-  const gw: Gateway = { router: buildRouter(), cors: new CorsPolicy(appModel(), readGlobalCors(appRoot), corsModeFromEnv()), shuttingDown: false };
+  const gw: Gateway = {
+    router: buildRouter(),
+    cors: new CorsPolicy(appModel(), readGlobalCors(appRoot), corsModeFromEnv()),
+    shuttingDown: false,
+  };
   const listener = requestListener(gw);
   let closing = false;
   const server = http.createServer({ keepAliveTimeout: IDLE_KEEP_ALIVE_MS }, (req, res) => {
@@ -285,7 +306,9 @@ async function migrateDatabases(): Promise<void> {
         break;
       } catch (err) {
         if (!isConnectionFault(err)) throw err;
-        process.stderr.write(`database ${db.name}: cannot reach the database server (${(err as Error).message}); retrying in ${STARTUP_RETRY_SECONDS} s\n`);
+        process.stderr.write(
+          `database ${db.name}: cannot reach the database server (${(err as Error).message}); retrying in ${STARTUP_RETRY_SECONDS} s\n`,
+        );
         await new Promise((r) => setTimeout(r, STARTUP_RETRY_SECONDS * 1000));
       }
     }

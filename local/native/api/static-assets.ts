@@ -29,9 +29,22 @@ function addConfiguredHeaders(res: http.ServerResponse, assets: StaticAssetsMode
 }
 
 /** Streams one file with conditional GET and Range support; "missing" when there is no such file. */
-function sendFile(req: http.IncomingMessage, res: http.ServerResponse, ep: StaticEndpoint, file: string, root: string | undefined): Promise<"served" | "missing"> {
+function sendFile(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  ep: StaticEndpoint,
+  file: string,
+  root: string | undefined,
+): Promise<"served" | "missing"> {
   return new Promise((resolve, reject) => {
-    const stream = send(req, file, { root, index: ["index.html"], dotfiles: "allow", etag: false, cacheControl: false, lastModified: true });
+    const stream = send(req, file, {
+      root,
+      index: ["index.html"],
+      dotfiles: "allow",
+      etag: false,
+      cacheControl: false,
+      lastModified: true,
+    });
     stream.on("headers", (_res: http.ServerResponse, filePath: string) => {
       res.setHeader("Content-Type", contentType(filePath));
       addConfiguredHeaders(res, ep.assets);
@@ -65,7 +78,13 @@ function encodePath(p: string): string {
 }
 
 /** A custom error page: the whole file under the configured status, never a validator or a range. */
-async function sendErrorPage(req: http.IncomingMessage, res: http.ServerResponse, ep: StaticEndpoint, file: string, status: number): Promise<void> {
+async function sendErrorPage(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  ep: StaticEndpoint,
+  file: string,
+  status: number,
+): Promise<void> {
   let body: Buffer;
   try {
     body = await fs.promises.readFile(file);
@@ -78,7 +97,12 @@ async function sendErrorPage(req: http.IncomingMessage, res: http.ServerResponse
 }
 
 /** Serves GET/HEAD for a static endpoint; `param` is its dynamic segment's value (absent: the dir itself). */
-export async function serveStatic(req: http.IncomingMessage, res: http.ServerResponse, ep: StaticEndpoint, param: string | undefined): Promise<void> {
+export async function serveStatic(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  ep: StaticEndpoint,
+  param: string | undefined,
+): Promise<void> {
   const file = encodePath("/" + (param ?? ""));
   if ((await sendFile(req, res, ep, file, path.join(ep.root, ep.assets.dir))) === "served") return;
   const notFound = ep.assets.notFound;

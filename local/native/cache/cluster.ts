@@ -124,7 +124,11 @@ export class CacheCluster implements Napi.CacheCluster {
       return;
     }
     // MSET cannot carry a TTL, so each key is SET with it, all in one transaction (as Encore does).
-    await this.exec("multi set", ks, ks.map((k, i): Command => ["SET", k, values[i], ...expiry]));
+    await this.exec(
+      "multi set",
+      ks,
+      ks.map((k, i): Command => ["SET", k, values[i], ...expiry]),
+    );
   }
   async append(key: string, value: Buffer, ttlMs?: number | null): Promise<number> {
     const k = this.key(key);
@@ -195,7 +199,14 @@ export class CacheCluster implements Napi.CacheCluster {
     const k = this.key(key);
     await this.must("list set", [k], ["LSET", k, index, value]);
   }
-  private async linsert(operation: string, where: string, key: string, pivot: Buffer, value: Buffer, ttlMs?: number | null): Promise<number> {
+  private async linsert(
+    operation: string,
+    where: string,
+    key: string,
+    pivot: Buffer,
+    value: Buffer,
+    ttlMs?: number | null,
+  ): Promise<number> {
     const k = this.key(key);
     const n = asNumber(await this.must(operation, [k], ["LINSERT", k, where, pivot, value], ttlOp(ttlMs)));
     // -1: the pivot is not in the list, which Encore reports as a miss.

@@ -66,7 +66,10 @@ for (const backend of testBackends()) {
         expect(await ks.getAndSet("gs", "two")).toBe("one");
         expect(await ks.getAndDelete("gs")).toBe("two");
         expect(await ks.getAndDelete("gs")).toBeUndefined();
-        await ks.multiSet([["m1", "x"], ["m2", "y"]]);
+        await ks.multiSet([
+          ["m1", "x"],
+          ["m2", "y"],
+        ]);
         expect(await ks.multiGet("m1", "m2")).toEqual(["x", "y"]);
         expect(await ks.delete("m1", "m2", "never-set")).toBe(2);
         expect(await ks.get("m1")).toBeUndefined();
@@ -328,7 +331,13 @@ for (const backend of testBackends()) {
       });
 
       it("multiSet applies one expiry to every key", async () => {
-        await expiring.multiSet([["ma", "1"], ["mb", "2"]], { expiry: expireInSeconds(10) });
+        await expiring.multiSet(
+          [
+            ["ma", "1"],
+            ["mb", "2"],
+          ],
+          { expiry: expireInSeconds(10) },
+        );
         expect(await pttl("exp-default/ma")).toBeLessThanOrEqual(10_000);
         expect(await pttl("exp-default/mb")).toBeGreaterThan(8_000);
       });

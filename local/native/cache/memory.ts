@@ -63,7 +63,7 @@ function set(store: KeyStore, [key, value, ...opts]: RedisArg[], now: number): R
   const flags = opts.map((o) => (typeof o === "number" ? o : str(o).toUpperCase()));
   const old = store.get(k);
   if (flags.includes("GET") && old !== undefined && old.kind !== "string") throw new RedisReplyError(WRONGTYPE);
-  const reply = flags.includes("GET") ? (old?.value as Buffer | undefined) ?? null : OK;
+  const reply = flags.includes("GET") ? ((old?.value as Buffer | undefined) ?? null) : OK;
   if ((flags.includes("NX") && old !== undefined) || (flags.includes("XX") && old === undefined)) {
     return flags.includes("GET") ? reply : null;
   }
@@ -169,10 +169,11 @@ const COMMANDS: Record<string, Handler> = {
     return v ?? null;
   },
   DEL: (s, keys) => keys.filter((k) => s.delete(str(k))).length,
-  MGET: (s, keys) => keys.map((k) => {
-    const e = s.get(str(k));
-    return e?.kind === "string" ? e.value : null;
-  }),
+  MGET: (s, keys) =>
+    keys.map((k) => {
+      const e = s.get(str(k));
+      return e?.kind === "string" ? e.value : null;
+    }),
   MSET: (s, args) => {
     for (let i = 0; i < args.length; i += 2) s.put(str(args[i]), { kind: "string", value: Buffer.from(buf(args[i + 1])) }, null);
     return OK;
@@ -292,7 +293,7 @@ const COMMANDS: Record<string, Handler> = {
     const picked = sample([...(set?.values() ?? [])], count === undefined ? 1 : int(count));
     for (const m of picked) set?.delete(member(m));
     s.dropIfEmpty(str(k));
-    return count === undefined ? picked[0] ?? null : picked;
+    return count === undefined ? (picked[0] ?? null) : picked;
   },
   SRANDMEMBER: (s, [k, count]) => {
     const members = [...(setValue(s, k)?.values() ?? [])];

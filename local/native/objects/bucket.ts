@@ -108,7 +108,9 @@ export class BucketObject implements Napi.BucketObject {
         if (attrs === null) throw notFound();
         return new ObjectAttrs(attrs);
       });
-    return traced(source, "bucket_get_attrs", this.fields(options?.version), run, (r) => outcome(r, (a: ObjectAttrs) => ({ attrs: { ...a } })));
+    return traced(source, "bucket_get_attrs", this.fields(options?.version), run, (r) =>
+      outcome(r, (a: ObjectAttrs) => ({ attrs: { ...a } })),
+    );
   }
 
   exists(options?: Napi.ExistsOptions | null, source?: Source): Promise<boolean | TypedObjectError> {

@@ -24,8 +24,7 @@ export class TypedObjectError implements Napi.TypedObjectError {
 
 /** Encore's wording (runtimes/core/src/objects/mod.rs), so messages read the same as under `encore run`. */
 export const notFound = (): TypedObjectError => new TypedObjectError(ObjectErrorKind.NotFound, "object not found");
-export const preconditionFailed = (): TypedObjectError =>
-  new TypedObjectError(ObjectErrorKind.PreconditionFailed, "precondition failed");
+export const preconditionFailed = (): TypedObjectError => new TypedObjectError(ObjectErrorKind.PreconditionFailed, "precondition failed");
 export const invalidArgument = (why: string): TypedObjectError =>
   new TypedObjectError(ObjectErrorKind.InvalidArgument, `invalid argument: ${why}`);
 

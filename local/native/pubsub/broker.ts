@@ -125,9 +125,7 @@ class SubscriptionQueue {
 
   describe(): string {
     const state = `${this.ready.length} queued, ${this.inFlight} in flight, ${this.retryTimers.size} waiting for a retry`;
-    const why = this.handler
-      ? ""
-      : ` (never subscribed: the module declaring it, ${this.sub.file}, was not imported)`;
+    const why = this.handler ? "" : ` (never subscribed: the module declaring it, ${this.sub.file}, was not imported)`;
     return `subscription "${this.sub.name}" on topic "${this.topic.name}": ${state}${why}`;
   }
 }
@@ -154,16 +152,24 @@ export class Broker {
   subscription(topic: string, name: string): SubscriptionModel {
     const sub = this.deps.model().subscriptions.find((s) => s.topic === topic && s.name === name);
     if (!sub) {
-      throw new Error(`pubsub subscription "${name}" on topic "${topic}" is not declared in the app (no new Subscription(..., "${name}", ...) was found)`);
+      throw new Error(
+        `pubsub subscription "${name}" on topic "${topic}" is not declared in the app (no new Subscription(..., "${name}", ...) was found)`,
+      );
     }
     return sub;
   }
 
   /** Encodes the message and queues one copy per declared subscription; resolves with its id. */
   publish(topicName: string, body: unknown, source: Napi.Request | null): Promise<string> {
-    const queued = traced(source, "pubsub_publish", { topic: topicName }, async () => this.enqueue(topicName, body, source), (msg) => ({
-      fields: { messageId: msg.id, message: msg.wire },
-    }));
+    const queued = traced(
+      source,
+      "pubsub_publish",
+      { topic: topicName },
+      async () => this.enqueue(topicName, body, source),
+      (msg) => ({
+        fields: { messageId: msg.id, message: msg.wire },
+      }),
+    );
     return queued.then((msg) => msg.id);
   }
 
@@ -244,7 +250,11 @@ export class Broker {
     for (const name of subscriptions) {
       const sub = this.deps.model().subscriptions.find((s) => s.topic === topic && s.name === name);
       if (!sub) {
-        this.deps.log.warn("dropping an undelivered message: its subscription is no longer declared", { topic, subscription: name, messageId: msg.id });
+        this.deps.log.warn("dropping an undelivered message: its subscription is no longer declared", {
+          topic,
+          subscription: name,
+          messageId: msg.id,
+        });
         this.deps.journal?.settled(msg.id, name);
         continue;
       }
@@ -354,9 +364,7 @@ export class Broker {
 
   private busyQueues(topic: string | undefined): SubscriptionQueue[] {
     const subs = topic === undefined ? this.deps.model().subscriptions : this.subscriptionsOf(topic);
-    return subs
-      .map((s) => this.queues.get(queueKey(s)))
-      .filter((q): q is SubscriptionQueue => q !== undefined && !q.idle);
+    return subs.map((s) => this.queues.get(queueKey(s))).filter((q): q is SubscriptionQueue => q !== undefined && !q.idle);
   }
 
   private async drain(topic: string | undefined, timeoutMs = DEFAULT_DRAIN_TIMEOUT_MS): Promise<void> {

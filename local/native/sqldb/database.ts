@@ -146,7 +146,9 @@ export class Transaction implements Napi.Transaction {
 
   async query(query: string, args: QueryArgs, source?: Source): Promise<Cursor> {
     const session = this.open();
-    return new Cursor(await tracedStatement(source, this.database, query, () => runStatement(this.engine, session, query, args), this.traceTx?.event.id));
+    return new Cursor(
+      await tracedStatement(source, this.database, query, () => runStatement(this.engine, session, query, args), this.traceTx?.event.id),
+    );
   }
 
   commit(): Promise<void> {

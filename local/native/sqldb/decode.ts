@@ -66,8 +66,7 @@ function finiteOrNull(n: number): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
-const TIMESTAMP_RE =
-  /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?)?( BC)?$/;
+const TIMESTAMP_RE = /^(\d{4,})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,6}))?(?:([+-])(\d{2})(?::(\d{2}))?(?::(\d{2}))?)?( BC)?$/;
 
 /** A timestamp's ISO output (DateStyle ISO) as a Date, truncated to milliseconds like chrono's timestamp_millis. */
 function parseTimestamp(text: string): Date {

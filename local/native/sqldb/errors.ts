@@ -50,7 +50,15 @@ export function dbErrorDebug(e: PgErrorFields): string {
   const position: Tree = e.position
     ? { some: { tuple: "Original", items: [e.position] } }
     : e.internalPosition
-      ? { some: { struct: "Internal", fields: [["position", e.internalPosition], ["query", str(e.internalQuery ?? "")]] } }
+      ? {
+          some: {
+            struct: "Internal",
+            fields: [
+              ["position", e.internalPosition],
+              ["query", str(e.internalQuery ?? "")],
+            ],
+          },
+        }
       : "None";
   const severity = e.severity ?? "ERROR";
   const db: Tree = {
@@ -74,14 +82,19 @@ export function dbErrorDebug(e: PgErrorFields): string {
       ["routine", opt(e.routine)],
     ],
   };
-  return render({ struct: "Error", fields: [["kind", "Db"], ["cause", { some: db }]] }, 0);
+  return render(
+    {
+      struct: "Error",
+      fields: [
+        ["kind", "Db"],
+        ["cause", { some: db }],
+      ],
+    },
+    0,
+  );
 }
 
-type Tree =
-  | string
-  | { some: Tree }
-  | { tuple: string; items: Tree[] }
-  | { struct: string; fields: [string, Tree][] };
+type Tree = string | { some: Tree } | { tuple: string; items: Tree[] } | { struct: string; fields: [string, Tree][] };
 
 /** Renders like Rust's {:#?}: one field per line, trailing commas, four-space indents. */
 function render(t: Tree, depth: number): string {
@@ -98,13 +111,20 @@ function rustEscape(s: string): string {
   // eslint-disable-next-line no-control-regex -- control characters are exactly what Rust escapes
   return s.replace(/[\\"\n\r\t\0]|[\u0001-\u001f\u007f]/g, (c) => {
     switch (c) {
-      case "\\": return "\\\\";
-      case '"': return '\\"';
-      case "\n": return "\\n";
-      case "\r": return "\\r";
-      case "\t": return "\\t";
-      case "\0": return "\\0";
-      default: return `\\u{${c.charCodeAt(0).toString(16)}}`;
+      case "\\":
+        return "\\\\";
+      case '"':
+        return '\\"';
+      case "\n":
+        return "\\n";
+      case "\r":
+        return "\\r";
+      case "\t":
+        return "\\t";
+      case "\0":
+        return "\\0";
+      default:
+        return `\\u{${c.charCodeAt(0).toString(16)}}`;
     }
   });
 }

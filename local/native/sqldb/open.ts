@@ -51,11 +51,7 @@ export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
     };
   }
   return {
-    open: () =>
-      openPglite(
-        db.name,
-        env.testMode ? { memory: true, templateDir: pgliteTemplateDir } : { dir: databaseDir(db.name) },
-      ),
+    open: () => openPglite(db.name, env.testMode ? { memory: true, templateDir: pgliteTemplateDir } : { dir: databaseDir(db.name) }),
     connString() {
       throw new Error(
         `database ${db.name} runs on embedded PGlite, which has no connection string; set DATABASE_URL to use a PostgreSQL server`,

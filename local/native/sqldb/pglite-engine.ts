@@ -33,7 +33,11 @@ export async function openPglite(dbName: string, where: PgliteLocation): Promise
     pg = await freshInMemory(where.templateDir);
   }
   await pg.waitReady;
-  await pg.exec(Object.entries(SESSION_SETTINGS).map(([k, v]) => `SET ${k} TO '${v}';`).join(" "));
+  await pg.exec(
+    Object.entries(SESSION_SETTINGS)
+      .map(([k, v]) => `SET ${k} TO '${v}';`)
+      .join(" "),
+  );
   return new PgliteEngine(dbName, pg);
 }
 

@@ -53,9 +53,7 @@ describeOnEngines("queries", SCHEMA, (t) => {
   });
 
   it("reports a failed queryRow in Display form", async () => {
-    await expect(t.db.queryRow("SELECT 1 / $1 AS x", new QueryArgs([0]))).rejects.toThrow(
-      /^db error: ERROR: division by zero$/,
-    );
+    await expect(t.db.queryRow("SELECT 1 / $1 AS x", new QueryArgs([0]))).rejects.toThrow(/^db error: ERROR: division by zero$/);
     const r = await t.db.queryRow("SELECT $1::int4 + 1 AS x", new QueryArgs([41]));
     expect(r?.values()).toEqual({ x: 42 });
     expect(await t.db.queryRow("SELECT 1 WHERE false", new QueryArgs([]))).toBeNull();
@@ -128,7 +126,9 @@ describeOnEngines("queries", SCHEMA, (t) => {
       const tx = await t.db.begin();
       await rows(tx, "UPDATE counter SET n = 42 WHERE id = 1");
       // Scheduled from the transaction owner's context, as a publish inside a handler schedules a delivery.
-      const delivery = detachedFromTransactions(() => new Promise((resolve) => setImmediate(() => resolve(row(t.db, "SELECT n FROM counter WHERE id = 1")))));
+      const delivery = detachedFromTransactions(
+        () => new Promise((resolve) => setImmediate(() => resolve(row(t.db, "SELECT n FROM counter WHERE id = 1")))),
+      );
       await new Promise((resolve) => setTimeout(resolve, 1500));
       await tx.commit();
       expect(await delivery).toEqual({ n: 42 });

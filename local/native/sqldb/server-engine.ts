@@ -125,7 +125,9 @@ class ServerEngine implements Engine {
       connectionString: url,
       max,
       idleTimeoutMillis: 5_000,
-      options: Object.entries(SESSION_SETTINGS).map(([k, v]) => `-c ${k}=${v}`).join(" "),
+      options: Object.entries(SESSION_SETTINGS)
+        .map(([k, v]) => `-c ${k}=${v}`)
+        .join(" "),
     });
     // A connection that dies must never crash the process, whether idle (pg-pool's own listener, which
     // reports here), held, or just released and being closed: every client is listened to for life.

@@ -37,7 +37,10 @@ export async function runStatement(engine: Engine, session: Session, sql: string
       engine.described.delete(sql);
       return { failed: err };
     }
-    const types = await engine.types.resolve(result.fields.map((f) => f.oid), lookup);
+    const types = await engine.types.resolve(
+      result.fields.map((f) => f.oid),
+      lookup,
+    );
     const columns: Column[] = result.fields.map((f, i) => ({ name: f.name, type: types[i] }));
     return { columns, rows: result.rows };
   } finally {

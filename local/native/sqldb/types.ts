@@ -38,15 +38,30 @@ export const OID = {
 
 /** Array OIDs of those built-ins, so common array columns need no catalog lookup. */
 const ARRAY_OF: Record<number, number> = {
-  1000: OID.bool, 1001: OID.bytea, 1003: OID.name, 1016: OID.int8, 1005: OID.int2, 1007: OID.int4,
-  1009: OID.text, 1028: OID.oid, 199: OID.json, 651: OID.cidr, 1021: OID.float4, 1022: OID.float8,
-  1041: OID.inet, 1015: OID.varchar, 1182: OID.date, 1183: OID.time, 1115: OID.timestamp,
-  1185: OID.timestamptz, 1231: OID.numeric, 2951: OID.uuid, 3807: OID.jsonb,
+  1000: OID.bool,
+  1001: OID.bytea,
+  1003: OID.name,
+  1016: OID.int8,
+  1005: OID.int2,
+  1007: OID.int4,
+  1009: OID.text,
+  1028: OID.oid,
+  199: OID.json,
+  651: OID.cidr,
+  1021: OID.float4,
+  1022: OID.float8,
+  1041: OID.inet,
+  1015: OID.varchar,
+  1182: OID.date,
+  1183: OID.time,
+  1115: OID.timestamp,
+  1185: OID.timestamptz,
+  1231: OID.numeric,
+  2951: OID.uuid,
+  3807: OID.jsonb,
 };
 
-const BUILTIN = new Map<number, PgType>(
-  Object.entries(OID).map(([name, oid]) => [oid, { oid, name, kind: "base" as const }]),
-);
+const BUILTIN = new Map<number, PgType>(Object.entries(OID).map(([name, oid]) => [oid, { oid, name, kind: "base" as const }]));
 for (const [arrayOid, elemOid] of Object.entries(ARRAY_OF)) {
   const elem = BUILTIN.get(elemOid)!;
   BUILTIN.set(Number(arrayOid), { oid: Number(arrayOid), name: `_${elem.name}`, kind: "array", elem });
@@ -113,8 +128,25 @@ export function isWritable(t: PgType): boolean {
 }
 
 const PVALUE_BUILTINS = new Set<number>([
-  OID.bool, OID.text, OID.varchar, OID.int2, OID.int4, OID.int8, OID.oid, OID.jsonb, OID.json, OID.float4,
-  OID.float8, OID.timestamp, OID.timestamptz, OID.date, OID.time, OID.cidr, OID.inet, OID.name, OID.numeric,
+  OID.bool,
+  OID.text,
+  OID.varchar,
+  OID.int2,
+  OID.int4,
+  OID.int8,
+  OID.oid,
+  OID.jsonb,
+  OID.json,
+  OID.float4,
+  OID.float8,
+  OID.timestamp,
+  OID.timestamptz,
+  OID.date,
+  OID.time,
+  OID.cidr,
+  OID.inet,
+  OID.name,
+  OID.numeric,
 ]);
 
 function isPValueBuiltin(t: PgType): boolean {

@@ -32,12 +32,35 @@ describeOnEngines("values", SCHEMA, (t) => {
               ARRAY['2024-01-02 00:00:00+00']::timestamptz[] AS tza, NULL::int4 AS nul`,
     );
     expect(r).toEqual({
-      b: true, t: "x", vc: "y", nm: "z", i2: 2, i4: 4, big: 9007199254740993n, i8: 8, o: 12, cnt: 1,
-      f4: Math.fround(1.1), f8: 2.5, nan: null, n: new Decimal("1.5"), s: new Decimal("3"),
-      ts: new Date("2024-01-02T03:04:05.678Z"), tz: new Date("2024-01-02T01:04:05.500Z"),
-      d: "2024-01-02", tm: "03:04:05.500", j: { a: [1, null] }, jn: null,
-      u: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", by: new Uint8Array([1, 2, 255]).buffer, inet: "10.0.0.1/8",
-      m: "happy", ia: [1, null, 3], ta: ["a b", 'c"d', null], tza: [new Date("2024-01-02T00:00:00Z")], nul: null,
+      b: true,
+      t: "x",
+      vc: "y",
+      nm: "z",
+      i2: 2,
+      i4: 4,
+      big: 9007199254740993n,
+      i8: 8,
+      o: 12,
+      cnt: 1,
+      f4: Math.fround(1.1),
+      f8: 2.5,
+      nan: null,
+      n: new Decimal("1.5"),
+      s: new Decimal("3"),
+      ts: new Date("2024-01-02T03:04:05.678Z"),
+      tz: new Date("2024-01-02T01:04:05.500Z"),
+      d: "2024-01-02",
+      tm: "03:04:05.500",
+      j: { a: [1, null] },
+      jn: null,
+      u: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+      by: new Uint8Array([1, 2, 255]).buffer,
+      inet: "10.0.0.1/8",
+      m: "happy",
+      ia: [1, null, 3],
+      ta: ["a b", 'c"d', null],
+      tza: [new Date("2024-01-02T00:00:00Z")],
+      nul: null,
     });
     expect(r.by).toBeInstanceOf(ArrayBuffer);
     expect(String(r.n)).toBe("1.5");
@@ -65,15 +88,48 @@ describeOnEngines("values", SCHEMA, (t) => {
       `INSERT INTO v (b, t, vc, i2, i4, i8, f4, f8, n, ts, tz, d, tm, j, jb, u, by, m, ia, ta)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)
        RETURNING b, t, vc, i2, i4, i8, f4, f8, n, ts, tz, d, tm, j, jb, u, by, m, ia, ta`,
-      false, "text", "vc", 7, -8, 9007199254740991n, 0.5, 1e300, sdkDecimal("12.340"), when, when, when, "23:59:58",
-      { z: 1, a: [true, "s"] }, "a string", "{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}", Buffer.from("hi"), "sad",
-      [1, null, 3], ["x,y", 'q"t', "back\\slash", null],
+      false,
+      "text",
+      "vc",
+      7,
+      -8,
+      9007199254740991n,
+      0.5,
+      1e300,
+      sdkDecimal("12.340"),
+      when,
+      when,
+      when,
+      "23:59:58",
+      { z: 1, a: [true, "s"] },
+      "a string",
+      "{A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11}",
+      Buffer.from("hi"),
+      "sad",
+      [1, null, 3],
+      ["x,y", 'q"t', "back\\slash", null],
     );
     expect(inserted).toEqual({
-      b: false, t: "text", vc: "vc", i2: 7, i4: -8, i8: 9007199254740991, f4: 0.5, f8: 1e300, n: new Decimal("12.34"),
-      ts: when, tz: when, d: "2024-05-06", tm: "23:59:58", j: { a: [true, "s"], z: 1 }, jb: "a string",
-      u: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", by: new Uint8Array(Buffer.from("hi")).buffer, m: "sad",
-      ia: [1, null, 3], ta: ["x,y", 'q"t', "back\\slash", null],
+      b: false,
+      t: "text",
+      vc: "vc",
+      i2: 7,
+      i4: -8,
+      i8: 9007199254740991,
+      f4: 0.5,
+      f8: 1e300,
+      n: new Decimal("12.34"),
+      ts: when,
+      tz: when,
+      d: "2024-05-06",
+      tm: "23:59:58",
+      j: { a: [true, "s"], z: 1 },
+      jb: "a string",
+      u: "a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11",
+      by: new Uint8Array(Buffer.from("hi")).buffer,
+      m: "sad",
+      ia: [1, null, 3],
+      ta: ["x,y", 'q"t', "back\\slash", null],
     });
   });
 
@@ -104,8 +160,15 @@ describeOnEngines("values", SCHEMA, (t) => {
   });
 
   it("converts loosely where Encore does: numbers and booleans to text, Dates to text as RFC 3339", async () => {
-    const r = await row(t.db, "SELECT $1::text AS a, $2::text AS b, $3::text AS c, $4::float8 AS d, $5::numeric AS e",
-      42, true, new Date("2024-01-02T03:04:05Z"), 7n, 0.25);
+    const r = await row(
+      t.db,
+      "SELECT $1::text AS a, $2::text AS b, $3::text AS c, $4::float8 AS d, $5::numeric AS e",
+      42,
+      true,
+      new Date("2024-01-02T03:04:05Z"),
+      7n,
+      0.25,
+    );
     expect(r).toEqual({ a: "42", b: "true", c: "2024-01-02T03:04:05+00:00", d: 7, e: new Decimal("0.25") });
   });
 

@@ -64,11 +64,14 @@ export const whoami = api({ expose: true, auth: true, method: "GET", path: "/who
 
 export const hidden = api({ expose: false, method: "GET", path: "/hidden" }, async (): Promise<{ ok: boolean }> => ({ ok: true }));
 
-export const callOther = api({ expose: true, method: "GET", path: "/double/:n" }, async ({ n }: { n: number }): Promise<{ n: number; sameDate: boolean }> => {
-  const at = new Date("2026-01-02T03:04:05.000Z");
-  const res = await other.double({ n, at });
-  return { n: res.n, sameDate: res.at instanceof Date && res.at.getTime() === at.getTime() };
-});
+export const callOther = api(
+  { expose: true, method: "GET", path: "/double/:n" },
+  async ({ n }: { n: number }): Promise<{ n: number; sameDate: boolean }> => {
+    const at = new Date("2026-01-02T03:04:05.000Z");
+    const res = await other.double({ n, at });
+    return { n: res.n, sameDate: res.at instanceof Date && res.at.getTime() === at.getTime() };
+  },
+);
 
 export const rawHello = api.raw({ expose: true, method: "GET", path: "/raw/:name" }, async (req, resp) => {
   resp.setHeader("Content-Type", "text/plain");

@@ -19,4 +19,7 @@ export const ping = api({ expose: true, method: "POST", path: "/ping" }, async (
   return { id: await pings.publish({ text, sentAt: new Date() }) };
 });
 
-export const pingsReceived = api({ expose: true, method: "GET", path: "/pings" }, async (): Promise<{ received: { text: string; dateRevived: boolean }[] }> => ({ received }));
+export const pingsReceived = api(
+  { expose: true, method: "GET", path: "/pings" },
+  async (): Promise<{ received: { text: string; dateRevived: boolean }[] }> => ({ received }),
+);

@@ -11,9 +11,12 @@ export const rawFail = api.raw({ expose: true, method: "GET", path: "/raw-fail/:
 });
 
 // A typed endpoint that takes at most 32 bytes of body.
-export const small = api({ expose: true, method: "POST", path: "/small", bodyLimit: 32 }, async ({ text }: { text: string }): Promise<{ length: number }> => ({
-  length: text.length,
-}));
+export const small = api(
+  { expose: true, method: "POST", path: "/small", bodyLimit: 32 },
+  async ({ text }: { text: string }): Promise<{ length: number }> => ({
+    length: text.length,
+  }),
+);
 
 interface When {
   at: Date;

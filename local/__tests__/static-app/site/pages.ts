@@ -15,7 +15,13 @@ export const assets = api.static({
 export const docs = api.static({ expose: true, path: "/docs/*path", dir: "./public/docs", notFound: "./public/missing.html" });
 
 /** A single-page app taking every path nothing else takes, its index served with 200. */
-export const spa = api.static({ expose: true, path: "/!path", dir: "./public/spa", notFound: "./public/spa/index.html", notFoundStatus: 200 });
+export const spa = api.static({
+  expose: true,
+  path: "/!path",
+  dir: "./public/spa",
+  notFound: "./public/spa/index.html",
+  notFoundStatus: 200,
+});
 
 /** Not exposed: never reachable from outside. */
 export const internalFiles = api.static({ path: "/internal/*path", dir: "./public/docs" });
