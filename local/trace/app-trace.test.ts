@@ -1,6 +1,7 @@
 // The tracer inside the running app: one POST /shorten over HTTP yields Encore's spans and events
 // (auth call, SQL, bucket upload, publish, the linked track-analytics delivery with its own SQL),
-// a service call is a child span pointing at its RPC event, and failed requests carry their error.
+// a service call is a child span pointing at its RPC event, a rate limit's cache call is an event of
+// its request, and failed requests carry their error.
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { drainTopic, startTestServer, type TestServer } from "../testing";
@@ -26,7 +27,7 @@ describe("traces of the running app", () => {
   ): Promise<{ status: number; traceId: string; body: any }> {
     const res = await fetch(server.baseUrl + path, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: authorization },
+      headers: { "Content-Type": "application/json", ...(authorization ? { Authorization: authorization } : {}) },
       body: JSON.stringify(body),
     });
     return { status: res.status, traceId: res.headers.get("x-encore-trace-id") ?? "", body: await res.json() };
@@ -97,6 +98,16 @@ describe("traces of the running app", () => {
       expect.stringContaining("INSERT INTO counted_urls"),
       expect.stringContaining("INSERT INTO daily_stats"),
     ]);
+  });
+
+  it("records the cache call of a rate-limited sign-up: its operation, key, write and result", async () => {
+    const res = await post("/auth/signup", { email: `${crypto.randomUUID()}@example.com`, password: "correct horse battery" }, "");
+    expect(res.status).toBe(200);
+    const call = root(await finished(res.traceId)).events.find((e) => e.kind === "cache_call")!;
+    expect(call.fields).toMatchObject({ operation: "increment", write: true, result: "ok" });
+    expect(call.fields.keys).toEqual([expect.stringMatching(/rate-limits\/auth\/signup\/.+\/\d+$/)]);
+    expect(call.durationMs).toBeGreaterThanOrEqual(0);
+    expect(call.error).toBeUndefined();
   });
 
   it("records a service call as a child span of the caller's RPC event", async () => {

@@ -72,7 +72,7 @@ export function rowLabel(row) {
     case "rpc_call":
       return `call ${f.service}.${f.endpoint}`;
     case "cache_call":
-      return `cache ${f.operation ?? ""} ${oneLine((f.keys ?? []).join(", "), 60)}`;
+      return `cache ${f.write ? "write" : "read"} ${f.operation} ${oneLine(f.keys.join(", "), 60)}${f.result ? ` → ${f.result}` : ""}`;
     case "log":
       return `${f.level} ${oneLine(f.msg)}`;
     default:
