@@ -96,7 +96,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
 }
 
 /** This instance's click queue: one batch statement in flight at a time. */
-const clickQueue = new GroupCommit(writeClicks, MAX_CLICKS_PER_BATCH);
+const clickQueue = new GroupCommit(writeClicks, MAX_CLICKS_PER_BATCH, "clicks");
 
 /**
  * countClick counts one click and returns where its link leads. It settles only once the statement

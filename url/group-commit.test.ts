@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import diagnostics_channel from "node:diagnostics_channel";
 import { describe, expect, it } from "vitest";
-import { GroupCommit } from "./group-commit";
+import { BATCH_CHANNEL, type BatchMessage, GroupCommit } from "./group-commit";
 
 /** A batch writer the test finishes by hand, recording every batch it was given. */
 function manualWriter() {
@@ -91,6 +93,50 @@ describe("GroupCommit", () => {
     const queue = new GroupCommit(async (items: number[]) => items.slice(1), 10);
     await expect(Promise.all([queue.submit(1), queue.submit(2)])).rejects.toThrow("batch write returned 1 results for 2 items");
     expect(await new GroupCommit(async (items: number[]) => items, 10).submit(7)).toBe(7);
+  });
+
+  it("writes each batch in the async context of the call that opened it, not the one that started the queue", async () => {
+    const caller = new AsyncLocalStorage<string>();
+    const contexts: (string | undefined)[] = [];
+    const { write, pending } = manualWriter();
+    const queue = new GroupCommit((items: number[]) => (contexts.push(caller.getStore()), write(items)), 2);
+    const results = ["a", "b", "c", "d", "e"].map((name, i) => caller.run(name, () => queue.submit(i)));
+    for (let i = 0; i < 3; i++) {
+      await settle();
+      pending[i].finish();
+    }
+    await Promise.all(results);
+    expect(contexts).toEqual(["a", "c", "e"]);
+  });
+
+  it("announces queued items and each batch's start and end, with its error, on the diagnostics channel", async () => {
+    const heard: BatchMessage[] = [];
+    const listen = (m: unknown) => heard.push(m as BatchMessage);
+    diagnostics_channel.subscribe(BATCH_CHANNEL, listen);
+    try {
+      const { write, pending } = manualWriter();
+      const queue = new GroupCommit(write, 10, "test-batches");
+      const first = [queue.submit(1), queue.submit(2)];
+      await settle();
+      const second = queue.submit(3);
+      pending[0].finish();
+      await Promise.all(first);
+      await settle();
+      pending[1].fail(new Error("database went away"));
+      await expect(second).rejects.toThrow("database went away");
+      const mine = heard.filter((m) => m.name === "test-batches");
+      expect(mine.map((m) => ("durationMs" in m ? { ...m, durationMs: m.durationMs >= 0 } : m))).toEqual([
+        { name: "test-batches", event: "queue", queued: 1 },
+        { name: "test-batches", event: "queue", queued: 2 },
+        { name: "test-batches", event: "start", batch: 1, size: 2, queued: 0 },
+        { name: "test-batches", event: "queue", queued: 1 },
+        { name: "test-batches", event: "end", batch: 1, size: 2, queued: 1, durationMs: true, error: undefined },
+        { name: "test-batches", event: "start", batch: 2, size: 1, queued: 0 },
+        { name: "test-batches", event: "end", batch: 2, size: 1, queued: 0, durationMs: true, error: new Error("database went away") },
+      ]);
+    } finally {
+      diagnostics_channel.unsubscribe(BATCH_CHANNEL, listen);
+    }
   });
 
   it("refuses a batch bound that is not a positive integer", () => {

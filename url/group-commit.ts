@@ -1,14 +1,35 @@
 // Group commit: concurrent callers share one write, and each learns its own outcome after it.
+import { AsyncResource } from "node:async_hooks";
+import diagnostics_channel from "node:diagnostics_channel";
+
+/** WriteBatch writes a batch in one step and returns one result per item, in order. */
+export type WriteBatch<In, Out> = (items: In[]) => Promise<Out[]>;
 
 /** One queued item and the promise waiting for its result. */
 interface Waiter<In, Out> {
   item: In;
   resolve: (out: Out) => void;
   reject: (err: unknown) => void;
+  /**
+   * Set on an item that will open a batch: the batch's write, bound to the async context of the call
+   * that queued the item, so the statement belongs to (and is traced in) that caller's request, not
+   * to whichever request happened to start the drain loop, which may have long finished.
+   */
+  write?: WriteBatch<In, Out>;
 }
 
-/** WriteBatch writes a batch in one step and returns one result per item, in order. */
-export type WriteBatch<In, Out> = (items: In[]) => Promise<Out[]>;
+/**
+ * What a GroupCommit announces on the `group-commit` diagnostics channel, for tools that show the
+ * batches' state (the local development dashboard). Nothing subscribes under Encore, and with no
+ * subscriber nothing is built or sent.
+ */
+export type BatchMessage =
+  | { name: string; event: "queue"; queued: number }
+  | { name: string; event: "start"; batch: number; size: number; queued: number }
+  | { name: string; event: "end"; batch: number; size: number; queued: number; durationMs: number; error?: unknown };
+
+export const BATCH_CHANNEL = "group-commit";
+const channel = diagnostics_channel.channel(BATCH_CHANNEL);
 
 /**
  * GroupCommit writes queued items in batches, one batch at a time: while a batch is being written,
@@ -21,11 +42,14 @@ export type WriteBatch<In, Out> = (items: In[]) => Promise<Out[]>;
 export class GroupCommit<In, Out> {
   private queue: Waiter<In, Out>[] = [];
   private writing = false;
+  private batches = 0;
 
   constructor(
     private readonly write: WriteBatch<In, Out>,
     /** The most items one batch holds, so one write stays bounded however long the queue grows. */
     readonly maxBatch: number,
+    /** What the batches are called on the diagnostics channel. */
+    readonly name = "batch",
   ) {
     if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
   }
@@ -33,7 +57,11 @@ export class GroupCommit<In, Out> {
   /** submit queues `item` and settles with its result once its batch is written. */
   submit(item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {
-      this.queue.push({ item, resolve, reject });
+      // Every batch takes maxBatch items, or all that are left: so the items queued at a multiple of
+      // maxBatch are exactly the ones that will open a batch.
+      const opens = this.queue.length % this.maxBatch === 0;
+      this.queue.push({ item, resolve, reject, write: opens ? AsyncResource.bind((items: In[]) => this.writeBatch(items)) : undefined });
+      if (channel.hasSubscribers) channel.publish({ name: this.name, event: "queue", queued: this.queue.length } satisfies BatchMessage);
       if (!this.writing) {
         this.writing = true;
         setImmediate(() => void this.drain());
@@ -45,7 +73,7 @@ export class GroupCommit<In, Out> {
     while (this.queue.length > 0) {
       const batch = this.queue.splice(0, this.maxBatch);
       try {
-        const results = await this.write(batch.map((w) => w.item));
+        const results = await batch[0].write!(batch.map((w) => w.item));
         if (results.length !== batch.length) throw new Error(`batch write returned ${results.length} results for ${batch.length} items`);
         batch.forEach((w, i) => w.resolve(results[i]));
       } catch (err) {
@@ -53,5 +81,29 @@ export class GroupCommit<In, Out> {
       }
     }
     this.writing = false;
+  }
+
+  /** Writes one batch, announcing its start and end when someone listens. */
+  private async writeBatch(items: In[]): Promise<Out[]> {
+    if (!channel.hasSubscribers) return this.write(items);
+    const base = { name: this.name, batch: ++this.batches, size: items.length };
+    channel.publish({ ...base, event: "start", queued: this.queue.length } satisfies BatchMessage);
+    const started = performance.now();
+    const end = (error?: unknown) =>
+      channel.publish({
+        ...base,
+        event: "end",
+        queued: this.queue.length,
+        durationMs: performance.now() - started,
+        error,
+      } satisfies BatchMessage);
+    try {
+      const results = await this.write(items);
+      end();
+      return results;
+    } catch (err) {
+      end(err);
+      throw err;
+    }
   }
 }

@@ -1,6 +1,6 @@
 // The dashboard's JSON API and live stream against the running app: traces appear within a second,
 // the explorer calls through the gateway, the catalog and flow come from the app model, cron runs
-// are traced, and only loopback JSON requests are accepted.
+// are traced, click batches are shown with their outcome, and only loopback JSON requests are accepted.
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -179,6 +179,32 @@ describe("dashboard API", () => {
         ],
       },
     ]);
+  });
+
+  it("shows the click batches, each committed with its size, and each batch's SQL in the trace of the click that opened it", async () => {
+    const shortened = await post("/api/call", {
+      method: "POST",
+      path: "/shorten",
+      body: JSON.stringify({ url: "https://example.com/b" }),
+      token,
+    });
+    const code = JSON.parse(shortened.body.body).code;
+    const before = ((await get("/api/batches")).body.find((q: any) => q.name === "clicks")?.recent[0]?.batch ?? 0) as number;
+    const visits = await Promise.all(Array.from({ length: 8 }, () => fetch(`${app.baseUrl}/${code}`)));
+    expect(visits.map((v) => v.status)).toEqual(Array(8).fill(200));
+
+    const clicks = (await get("/api/batches")).body.find((q: any) => q.name === "clicks");
+    expect(clicks).toMatchObject({ queued: 0, inFlight: null });
+    const mine = clicks.recent.filter((b: any) => b.batch > before);
+    expect(mine.every((b: any) => b.state === "committed" && b.durationMs >= 0 && b.error === undefined)).toBe(true);
+    expect(mine.reduce((n: number, b: any) => n + b.size, 0)).toBe(8);
+
+    const traces = await Promise.all(visits.map(async (v) => (await get(`/api/traces/${v.headers.get("x-encore-trace-id")}`)).body.trace));
+    const statements = traces.map(
+      (t) => t.spans[0].events.filter((e: any) => /WITH batch AS MATERIALIZED/.test(e.fields.query ?? "")).length,
+    );
+    expect(statements.reduce((a, b) => a + b, 0)).toBe(mine.length);
+    expect(Math.max(...statements)).toBe(1);
   });
 
   it("serves the UI and its libraries without a build, and refuses foreign hosts and non-JSON posts", async () => {

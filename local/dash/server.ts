@@ -13,6 +13,7 @@ import { listObjects, migrationStatus, pubsubView, readObject, runCronNow } from
 import { nextJobRun } from "../native/cron";
 import type { OutputCapture } from "./output";
 import { staticFile } from "./static";
+import { BatchWatch } from "./batches";
 
 export interface Dashboard {
   url: string;
@@ -57,7 +58,7 @@ function loopbackHost(host: string | undefined): boolean {
   return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
 }
 
-function routes(output: OutputCapture | null): [string, RegExp, Handler][] {
+function routes(output: OutputCapture | null, batches: BatchWatch): [string, RegExp, Handler][] {
   const started = Date.now();
   return [
     [
@@ -122,6 +123,7 @@ function routes(output: OutputCapture | null): [string, RegExp, Handler][] {
       },
     ],
     ["GET", /^\/api\/pubsub$/, () => pubsubView(appModel())],
+    ["GET", /^\/api\/batches$/, () => batches.state()],
   ];
 }
 
@@ -139,14 +141,21 @@ async function serveObject(res: http.ServerResponse, bucket: string, key: string
   res.end(obj.data);
 }
 
-/** Server-sent events: `trace` (a trace's summary when one of its spans starts or ends) and `log` lines. */
-function stream(req: http.IncomingMessage, res: http.ServerResponse, output: OutputCapture | null): void {
+/**
+ * Server-sent events: `trace` (a trace's summary when one of its spans starts or ends), `log` lines, and
+ * `batches` (every batch queue's state after a change).
+ */
+function stream(req: http.IncomingMessage, res: http.ServerResponse, output: OutputCapture | null, batches: BatchWatch): void {
   res.writeHead(200, { "Content-Type": "text/event-stream", "Cache-Control": "no-store", Connection: "keep-alive" });
   res.write(": connected\n\n");
   const send = (event: string, data: unknown): void => {
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
-  const stops = [tracer.listen((n) => send("trace", summarize(n.trace))), output?.listen((line) => send("log", line)) ?? (() => {})];
+  const stops = [
+    tracer.listen((n) => send("trace", summarize(n.trace))),
+    output?.listen((line) => send("log", line)) ?? (() => {}),
+    batches.listen(() => send("batches", batches.state())),
+  ];
   const ping = setInterval(() => res.write(": ping\n\n"), 15_000);
   req.on("close", () => {
     clearInterval(ping);
@@ -156,7 +165,8 @@ function stream(req: http.IncomingMessage, res: http.ServerResponse, output: Out
 
 /** Starts the dashboard on 127.0.0.1:port (0: any free port). */
 export async function startDashboard(port: number, output: OutputCapture | null = null): Promise<Dashboard> {
-  const table = routes(output);
+  const batches = new BatchWatch();
+  const table = routes(output, batches);
   const sockets = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -166,7 +176,7 @@ export async function startDashboard(port: number, output: OutputCapture | null 
       if (method === "GET" && url.pathname === "/api/stream") {
         sockets.add(res);
         res.on("close", () => sockets.delete(res));
-        return stream(req, res, output);
+        return stream(req, res, output, batches);
       }
       const object = /^\/api\/buckets\/([\w-]+)\/objects\/(.+)$/.exec(url.pathname);
       if (method === "GET" && object) return serveObject(res, object[1], decodeURIComponent(object[2]));
@@ -200,6 +210,7 @@ export async function startDashboard(port: number, output: OutputCapture | null 
     url: `http://127.0.0.1:${addr.port}`,
     close: () =>
       new Promise<void>((resolve) => {
+        batches.close();
         for (const res of sockets) res.end();
         server.close(() => resolve());
         server.closeIdleConnections();

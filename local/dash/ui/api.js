@@ -18,9 +18,9 @@ export async function sendJson(path, method, body) {
 }
 
 let source = null;
-const listeners = { trace: new Set(), log: new Set() };
+const listeners = { trace: new Set(), log: new Set(), batches: new Set() };
 
-/** Calls fn(data) for every `event` ("trace" or "log") the server streams, while the component is mounted. */
+/** Calls fn(data) for every `event` ("trace", "log" or "batches") the server streams, while the component is mounted. */
 export function useStream(event, fn) {
   useEffect(() => {
     if (source === null) {

@@ -9,6 +9,7 @@ import { Explorer } from "./explorer.js";
 import { Catalog } from "./catalog.js";
 import { Flow } from "./flow.js";
 import { Databases, Objects, Cron, PubSub } from "./infra.js";
+import { Batches } from "./batches.js";
 
 const TABS = [
   ["", "Status & logs"],
@@ -20,6 +21,7 @@ const TABS = [
   ["objects", "Objects"],
   ["cron", "Cron jobs"],
   ["pubsub", "Pub/Sub"],
+  ["batches", "Batches"],
 ];
 
 function useRoute() {
@@ -52,6 +54,8 @@ function View({ route }) {
       return html`<${Cron} />`;
     case "pubsub":
       return html`<${PubSub} />`;
+    case "batches":
+      return html`<${Batches} />`;
     default:
       return html`<${StatusView} />`;
   }
