@@ -2,15 +2,18 @@
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { loadAppModel } from "./appmodel/cache";
+import { cachedAppModel } from "./appmodel/cache-file";
 import { AppCompileError, type AppModel } from "./appmodel/model";
 import { generate } from "./codegen/generate";
 import { appRoot, genDirOf } from "./layout.mjs";
 
-/** Analyzes the app like Encore's compiler; on a rule violation prints it and exits 1. */
-function compile(): AppModel {
+/**
+ * Analyzes the app like Encore's compiler; on a rule violation prints it and exits 1. The analyzer
+ * (and the TypeScript compiler with it) is loaded only when the cached analysis is stale.
+ */
+async function compile(): Promise<AppModel> {
   try {
-    return loadAppModel(appRoot);
+    return cachedAppModel(appRoot) ?? (await import("./appmodel/cache")).loadAppModel(appRoot);
   } catch (e) {
     if (e instanceof AppCompileError) {
       process.stderr.write(e.message + "\n");
@@ -21,7 +24,7 @@ function compile(): AppModel {
 }
 
 async function start(): Promise<void> {
-  generate(compile());
+  generate(await compile());
   // Before anything opens the databases: the app's modules may start work as they load.
   const { lockDataDir, DataDirBusy } = await import("./native/data-lock");
   const { dataDir } = await import("./layout.mjs");
@@ -50,7 +53,7 @@ async function start(): Promise<void> {
  * on the servers of an infra config (`npm run migrate -- --config infra.config.json`).
  */
 async function migrate(): Promise<void> {
-  const model = compile();
+  const model = await compile();
   const { migrateTargets, targetsOnServer } = await import("./migrate");
   const configAt = process.argv.indexOf("--config");
   let targets;
@@ -72,11 +75,11 @@ async function migrate(): Promise<void> {
 }
 
 const commands: Record<string, () => Promise<void> | void> = {
-  gen: () => {
-    generate(compile());
+  gen: async () => {
+    generate(await compile());
   },
-  check: () => {
-    const model = compile();
+  check: async () => {
+    const model = await compile();
     process.stdout.write(`ok: ${model.services.length} services, ${model.endpoints.length} endpoints\n`);
   },
   start,
@@ -84,7 +87,7 @@ const commands: Record<string, () => Promise<void> | void> = {
   /** CI only: encore.gen/ as the Encore CLI would write it (see .ci/encore-test-shape.sh). */
   "encore-gen": async () => {
     const { writeEncoreGen } = await import("./codegen/encore-shape");
-    process.stdout.write(`wrote ${path.relative(process.cwd(), writeEncoreGen(compile())) || "."}\n`);
+    process.stdout.write(`wrote ${path.relative(process.cwd(), writeEncoreGen(await compile())) || "."}\n`);
   },
 };
 

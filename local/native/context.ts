@@ -2,7 +2,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AppModel } from "../appmodel/model";
-import { loadAppModel } from "../appmodel/cache";
+import { cachedAppModel } from "../appmodel/cache-file";
 import { appRoot, testScratchRoot } from "../layout.mjs";
 
 export { appRoot };
@@ -12,9 +12,13 @@ export const testMode = process.env.NODE_ENV === "test";
 
 let model: AppModel | null = null;
 
-/** The app model, analyzed once per process (cached on disk by content hash). */
+/**
+ * The app model, read once per process from the analysis `npm start` or the test setup made before
+ * any runtime code loads; reading it loads no TypeScript compiler, which would cost ~46 MB of RSS.
+ */
 export function appModel(): AppModel {
-  if (model === null) model = loadAppModel(appRoot);
+  model ??= cachedAppModel(appRoot);
+  if (model === null) throw new Error(`the app at ${appRoot} has not been analyzed: run \`npm run gen\` (npm start and npm test do it)`);
   return model;
 }
 
