@@ -1,16 +1,16 @@
-// Pub/Sub for the local runtime: an in-process, asynchronous, at-least-once broker (pubsub/broker.ts)
+// Pub/Sub for the local runtime: an in-process, asynchronous, at-least-once broker (broker.ts)
 // standing in for the NSQ daemon `encore run` uses. Under `npm start` what is still queued or waiting
 // for a retry is journaled in .local/pubsub/ and delivered again after a restart, as NSQ keeps it on
 // disk; test processes keep messages in memory only (each test run starts empty).
-import type { Napi } from "./napi-types";
+import type { Napi } from "../napi-types";
 import path from "node:path";
-import { dataDir } from "../layout.mjs";
-import { appModel, testMode } from "./context";
-import { decodeJson, encodeJson } from "./api/codec";
-import { LogLevel, rootLogger } from "./logger";
-import { Broker, type BrokerTestHooks, type SubscriptionStats } from "./pubsub/broker";
-import { FileJournal } from "./pubsub/journal";
-import { PubSubSubscription, PubSubTopic } from "./pubsub/handles";
+import { dataDir } from "../../layout.mjs";
+import { appModel, testMode } from "../context";
+import { decodeJson, encodeJson } from "../api/codec";
+import { LogLevel, rootLogger } from "../logger";
+import { Broker, type BrokerTestHooks, type SubscriptionStats } from "./broker";
+import { FileJournal } from "./journal";
+import { PubSubSubscription, PubSubTopic } from "./handles";
 
 export { PubSubTopic, PubSubSubscription };
 

@@ -1,17 +1,17 @@
-// Object storage for the local runtime: buckets are directories of files (objects/store.ts), served
-// over HTTP by the API server so publicUrl and signed URLs work in a browser (objects/serve.ts).
+// Object storage for the local runtime: buckets are directories of files (store.ts), served
+// over HTTP by the API server so publicUrl and signed URLs work in a browser (serve.ts).
 // Under `npm start` objects persist in .local/objects/<bucket>/; in tests each process gets a fresh,
 // empty store, like the in-memory store of `encore test`.
 import fs from "node:fs";
 import path from "node:path";
 import type http from "node:http";
-import { objectsDir } from "../layout.mjs";
-import { apiBaseUrl, appModel, testMode, testScratchDir } from "./context";
-import { LocalObjects } from "./objects/local";
-import type { Bucket } from "./objects/bucket";
+import { objectsDir } from "../../layout.mjs";
+import { apiBaseUrl, appModel, testMode, testScratchDir } from "../context";
+import { LocalObjects } from "./local";
+import type { Bucket } from "./bucket";
 
-export { Bucket, BucketObject, ListIterator, ListEntry, ObjectAttrs } from "./objects/bucket";
-export { TypedObjectError, ObjectErrorKind } from "./objects/errors";
+export { Bucket, BucketObject, ListIterator, ListEntry, ObjectAttrs } from "./bucket";
+export { TypedObjectError, ObjectErrorKind } from "./errors";
 
 /** Survives vitest re-evaluating this module for each test file of a worker process. */
 const WIPED = Symbol.for("encore-local.objects.test-store-wiped");
