@@ -11,7 +11,7 @@ import type { DatabaseDecl, DatabaseRef } from "./collect/sqldb";
 import { resolveAlias } from "./encore-refs";
 import type { HttpMethod, Loc } from "./model";
 import { type Pass, serviceOf } from "./pass";
-import { RouteTree } from "./router";
+import { RouteTree } from "./route-conflicts";
 
 const at = (loc: Loc): string => `${loc.file}:${loc.line}:${loc.column}`;
 

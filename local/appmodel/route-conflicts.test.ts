@@ -1,7 +1,7 @@
 // matchit 0.7.3 conflict semantics (ENCORE.md §3) for the paths Encore accepts.
 import { describe, expect, it } from "vitest";
 import { parsePath } from "./respath";
-import { RouteTree } from "./router";
+import { RouteTree } from "./route-conflicts";
 
 /** Inserts paths in order; returns the index each one conflicts with (null = inserted). */
 function insertAll(paths: string[]): (number | null)[] {
