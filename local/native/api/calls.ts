@@ -3,7 +3,7 @@
 import type { Napi } from "../napi-types";
 import { rootLogger } from "../logger";
 import { newTrace } from "../request";
-import { decodeJson, encodeJson, DecodeError } from "./codec";
+import { decodeJson, encodeJson, DecodeError } from "./value-codec";
 import { ApiCallError, toWireError, wireError } from "./errors";
 import { registeredEndpoint } from "./registry";
 import { apiCallMeta, invokeTyped } from "./invoke";

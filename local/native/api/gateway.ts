@@ -3,7 +3,7 @@
 import type { Napi } from "../napi-types";
 import { appModel } from "../context";
 import { Request, newTrace } from "../request";
-import { decodeValue, DecodeError } from "./codec";
+import { decodeValue, DecodeError } from "./value-codec";
 import { fail, toWireError, WireErrorSignal, type WireError } from "./errors";
 import { runIsolated } from "./isolate";
 import { startSpanFor } from "../../trace";

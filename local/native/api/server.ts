@@ -14,7 +14,7 @@ import { newTrace } from "../request";
 import { serveObject } from "../objects";
 import { Router } from "./router";
 import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
-import { decodeHttpRequest, encodeHttpResponse } from "./codec";
+import { decodeHttpRequest, encodeHttpResponse } from "./http-codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "./errors";
 import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
 import { forwardedHeaders } from "./forwarded";

@@ -1,7 +1,7 @@
 import { describe, it, expect, beforeEach } from "vitest";
 import type { Napi } from "../napi-types";
 import type { FieldSchema, SubscriptionModel, TopicModel } from "../../appmodel/model";
-import { decodeJson, encodeJson } from "../api/codec";
+import { decodeJson, encodeJson } from "../api/value-codec";
 import { Broker } from "./broker";
 
 const loc = { file: "events/topic.ts", line: 1, column: 1 };

@@ -6,7 +6,7 @@ import type { Napi } from "../napi-types";
 import path from "node:path";
 import { dataDir } from "../../layout.mjs";
 import { appModel, testMode } from "../context";
-import { decodeJson, encodeJson } from "../api/codec";
+import { decodeJson, encodeJson } from "../api/value-codec";
 import { LogLevel, rootLogger } from "../logger";
 import { Broker, type BrokerTestHooks, type SubscriptionStats } from "./broker";
 import { FileJournal } from "./journal";

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SubscriptionModel, TopicModel } from "../../appmodel/model";
-import { decodeJson, encodeJson } from "../api/codec";
+import { decodeJson, encodeJson } from "../api/value-codec";
 import { Broker } from "./broker";
 import { FileJournal } from "./journal";
 

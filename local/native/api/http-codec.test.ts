@@ -1,11 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { EndpointModel, ObjectSchema, TypeSchema } from "../../appmodel/model";
-import { decodeHttpRequest, decodeJson, decodeValue, encodeHttpResponse, encodeJson } from "./codec";
+import { decodeHttpRequest, encodeHttpResponse } from "./http-codec";
 import { WireErrorSignal } from "./errors";
 
 const str: TypeSchema = { kind: "string" };
 const num: TypeSchema = { kind: "number" };
-const date: TypeSchema = { kind: "date" };
 
 function field(name: string, type: TypeSchema, extra: Partial<ObjectSchema["fields"][number]> = {}) {
   return { name, wireName: name, optional: false, location: "default" as const, type, ...extra };
@@ -46,37 +45,6 @@ function decodeError(fn: () => unknown): string {
   }
   throw new Error("expected a decode error");
 }
-
-describe("decodeValue", () => {
-  it("decodes unions by trying each variant, literal unions with the allowed values named", () => {
-    const nullable: TypeSchema = { kind: "union", types: [str, { kind: "null" }] };
-    expect(decodeValue(nullable, null, "x", "json")).toBeNull();
-    const color: TypeSchema = {
-      kind: "union",
-      types: [
-        { kind: "literal", value: "red" },
-        { kind: "literal", value: "blue" },
-      ],
-    };
-    expect(() => decodeValue(color, "green", "c", "json")).toThrow('c: unknown variant string "green", expected one of "red", "blue"');
-  });
-
-  it("reports the path of a nested failure", () => {
-    const t: TypeSchema = {
-      kind: "object",
-      fields: [field("items", { kind: "array", elem: { kind: "object", fields: [field("n", num)] } })],
-    };
-    expect(() => decodeValue(t, { items: [{ n: 1 }, { n: "2" }] }, "", "json")).toThrow(
-      'items[1].n: invalid type: string "2", expected a number',
-    );
-  });
-
-  it("parses text for numbers, booleans and dates", () => {
-    expect(decodeValue(num, "-1.5e2", "n", "text")).toBe(-150);
-    expect(decodeValue({ kind: "boolean" }, "false", "b", "text")).toBe(false);
-    expect(decodeValue(date, "2026-01-01T00:00:00Z", "d", "text")).toEqual(new Date("2026-01-01T00:00:00Z"));
-  });
-});
 
 describe("decodeHttpRequest", () => {
   const req = {
@@ -125,23 +93,7 @@ describe("decodeHttpRequest", () => {
   });
 });
 
-describe("encoding", () => {
-  it("keeps declared fields only, at every level, and writes Dates as RFC 3339", () => {
-    const schema: ObjectSchema = { fields: [field("at", date), field("inner", { kind: "object", fields: [field("a", num)] })] };
-    expect(encodeJson(schema, { at: new Date(0), inner: { a: 1, secret: "x" }, other: 2 })).toEqual({
-      at: "1970-01-01T00:00:00Z",
-      inner: { a: 1 },
-    });
-    expect(decodeJson(schema, { at: "1970-01-01T00:00:00.000Z", inner: { a: 1 } }, "msg")).toEqual({ at: new Date(0), inner: { a: 1 } });
-  });
-
-  // chrono's SecondsFormat::AutoSi (runtimes/core/src/api/pvalue.rs): a fraction only when there is one.
-  it("writes whole-second Dates without a fraction and others with milliseconds, as Encore does", () => {
-    const schema: ObjectSchema = { fields: [field("at", date)] };
-    expect(encodeJson(schema, { at: new Date("2025-01-01T13:00:00.000Z") })).toEqual({ at: "2025-01-01T13:00:00Z" });
-    expect(encodeJson(schema, { at: new Date("2025-01-01T13:00:00.120Z") })).toEqual({ at: "2025-01-01T13:00:00.120Z" });
-  });
-
+describe("encodeHttpResponse", () => {
   it("splits status, headers, cookies and body", () => {
     const schema: ObjectSchema = {
       fields: [
