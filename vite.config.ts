@@ -31,7 +31,7 @@ const shared = {
   },
 } satisfies UserConfig;
 
-/** The services' tests and the tests of the app's scripts and seeds: `npm run test:app`. */
+/** The services' tests, the seeds', the documentation's walkthrough and infra.config.json's check: `npm run test:app`. */
 const app = {
   ...shared,
   test: { ...shared.test, name: "app", include: ["**/*.test.ts"], exclude: [...shared.test.exclude, RUNTIME_TESTS] },

@@ -1,6 +1,6 @@
 // kill -9 of `npm start` in the middle of a burst of shortens and clicks, then a restart on the same
 // data: what was acknowledged must all be there, and analytics must end up counting every stored link.
-// Used by local/e2e/crash-restart.test.ts (once per engine in CI) and scripts/crash-restart.ts (repeated).
+// Used by local/e2e/crash-restart.test.ts (once per engine in CI) and local/e2e/crash-restart.ts (repeated).
 import { appRoot as appRootDir } from "../layout.mjs";
 import { freshAppState, removeAppState, startApp, type SpawnedApp } from "./spawn-app";
 

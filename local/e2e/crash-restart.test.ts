@@ -1,5 +1,5 @@
 // kill -9 during a burst, restart on the same data: nothing acknowledged is lost (both engines in CI).
-// scripts/crash-restart.ts repeats the same run and prints the figures.
+// crash-restart.ts repeats the same run and prints the figures.
 import { expect, it } from "vitest";
 import { crashDuringBurst, lostNothing } from "./crash-burst";
 

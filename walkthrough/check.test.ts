@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { describeLocal, drainTopic, loadAppModel, useTestServer } from "../local/testing";
 import { holdCleanupTurnForThisFile } from "../url/__tests__/helpers";
-import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples } from "./walkthrough";
+import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples } from "./check";
 
 // The self-hosting guide's cron-trigger example needs the server to know the token; secrets are read
 // when the endpoint module loads, so this runs before any import.

@@ -8,9 +8,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadAppModel } from "../local/testing";
+import { loadAppModel } from "./local/testing";
 
-const root = fileURLToPath(new URL("..", import.meta.url));
+const root = fileURLToPath(new URL(".", import.meta.url));
 const config = JSON.parse(fs.readFileSync(path.join(root, "infra.config.json"), "utf8")) as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- walked as untyped JSON, field by field
 const model = loadAppModel(root);
 

@@ -1,7 +1,7 @@
-// `npx tsx scripts/crash-restart.ts [runs=5]`: kill -9 of `npm start` during 200 concurrent shortens
+// `npx tsx local/e2e/crash-restart.ts [runs=5]`: kill -9 of `npm start` during 200 concurrent shortens
 // (and 200 clicks), restart on the same data, and report what survived; exits 1 if any run lost
 // anything. Set DATABASE_URL to run it on the PostgreSQL server instead of embedded PGlite.
-import { crashDuringBurst, lostNothing } from "../local";
+import { crashDuringBurst, lostNothing } from "./crash-burst";
 
 const runs = Number(process.argv[2] ?? 5);
 const engine = process.env.DATABASE_URL ? "PostgreSQL server" : "embedded PGlite";

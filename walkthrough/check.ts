@@ -1,9 +1,9 @@
 // Runs the shell examples of a markdown page as a reader pastes them: in order, in one shell, so the
 // variables one command sets (TOKEN, CODE) serve the next; then compares what each printed with the
-// output block shown after it. Used by walkthrough.test.ts and, against a fresh `npm start`, by
+// output block shown after it. Used by check.test.ts and, against a fresh `npm start`, by
 // .ci/walkthrough:
 //
-//   npx tsx scripts/walkthrough.ts README.md http://127.0.0.1:4000
+//   npx tsx walkthrough/check.ts README.md http://127.0.0.1:4000
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -248,7 +248,7 @@ function readsOnlyAnalytics(example: ShellExample): boolean {
  */
 async function main(file: string | undefined, baseUrl: string | undefined): Promise<number> {
   if (file === undefined || baseUrl === undefined) {
-    process.stderr.write("usage: tsx scripts/walkthrough.ts <page.md> <base URL of a fresh instance>\n");
+    process.stderr.write("usage: tsx walkthrough/check.ts <page.md> <base URL of a fresh instance>\n");
     return 2;
   }
   const shell = new ShellSession({ baseUrl, env: process.env, cwd: process.cwd() });
