@@ -1,7 +1,8 @@
 // HS256 access tokens: issued by signup and login, verified by the auth handler.
 //
 // Signing key policy. The key is the secret JWTSecret and must be at least 32 bytes. Under
-// `encore run`, `encore test` and the local runtime an unset secret reads as "" (ENCORE.md §12);
+// `encore run`, `encore test` and the local runtime an unset secret reads as "" (Encore's
+// runtimes/js/encore.dev/config/secrets.ts returns "" when the environment's cloud is local);
 // only there (cloud "local" and an environment type other than "production") do we fall back to
 // a random key generated once per process and announced with a warning. It is random rather than
 // a constant in the source so that a deployment mislabelled as local can never accept tokens

@@ -1,4 +1,5 @@
-// `npm run migrate` for self-hosting: Encore's Docker images do not migrate (ENCORE.md §6, §16), so
+// `npm run migrate` for self-hosting: Encore's Docker images do not migrate (only the CLI's daemon
+// applies migrations, in cli/daemon/sqldb/migrate.go; the runtime in the image has no migrator), so
 // this applies every declared database's migrations on a PostgreSQL server, tracked in
 // schema_migrations exactly as `encore run` tracks them. Safe to run twice, and while an older
 // version serves: each database migrates under golang-migrate's advisory lock.

@@ -2,7 +2,8 @@
 
 /**
  * ROUTE_SEGMENTS are the static first path segments of the app's endpoints. Encore's router prefers a
- * static segment to `/:code`, so a link named like one could never be reached (ENCORE.md §3).
+ * static segment to `/:code`, so a link named like one could never be reached (matchit 0.7.3, which
+ * runtimes/core/src/api/gateway/router.rs routes with).
  * reserved.test.ts checks this list against the routes the app really declares, both ways.
  */
 export const ROUTE_SEGMENTS = ["analytics", "auth", "internal", "shorten", "urls"];

@@ -1,4 +1,5 @@
-// matchit 0.7.3 conflict semantics (ENCORE.md §3) for the paths Encore accepts.
+// matchit 0.7.3 conflict semantics for the paths Encore accepts: Encore's parser inserts each service's
+// paths into one matchit tree per method and reports a conflict as a compile error (tsparser/src/app/mod.rs).
 import { describe, expect, it } from "vitest";
 import { parsePath } from "./respath";
 import { RouteTree } from "./route-conflicts";
@@ -14,7 +15,7 @@ function insertAll(paths: string[]): (number | null)[] {
 }
 
 describe("RouteTree", () => {
-  it("accepts the app's GET routes together (ENCORE.md §3 table)", () => {
+  it("accepts the app's GET routes together", () => {
     expect(insertAll(["/:code", "/:code/stats", "/analytics/daily", "/me/urls", "/", "/r/:code"])).toEqual([
       null,
       null,

@@ -1,7 +1,9 @@
 // Cron jobs for the local runtime: jobs triggerable by name, and an optional scheduler that runs
 // them when their schedule (appmodel/cron-schedule.ts) or `every` says.
-// Encore itself never runs cron jobs under `encore run`, in `encore test` or when self-hosted
-// (ENCORE.md §8), so the scheduler is opt-in: `npm start` starts it only when LOCAL_RUN_CRON=1.
+// Encore itself never runs cron jobs under `encore run` or in `encore test` (docs/ts/primitives/cron-jobs.md:
+// "Cron Jobs do not run when developing locally"), nor when self-hosted (`encore build docker` only
+// prints a table of them to wire up: cli/daemon/export/infra_config.go, formatCronJobInstructions),
+// so the scheduler is opt-in: `npm start` starts it only when LOCAL_RUN_CRON=1.
 import type { CronJobModel } from "../appmodel/model";
 import { parseCronSchedule } from "../appmodel/cron-schedule";
 import type { Napi } from "./napi-types";

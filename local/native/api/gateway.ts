@@ -1,5 +1,6 @@
 // The app's Gateway and its auth handler: which requests carry credentials, what the handler's
-// outcome means (ENCORE.md §11), and the 401 Encore sends when an endpoint needs auth.
+// outcome means (runtimes/core/src/api/auth/mod.rs; docs/ts/develop/auth.md), and the 401 Encore
+// sends when an endpoint needs auth.
 import type { Napi } from "../napi-types";
 import { appModel } from "../context";
 import { Request, newTrace } from "../request";

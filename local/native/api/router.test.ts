@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { Router } from "./router";
 
-// The app's own GET routes plus the shapes ENCORE.md §3 discusses.
+// The app's own routes plus a wildcard and a fallback, matched as Encore's gateway matches them: matchit
+// 0.7.3 in runtimes/core/src/api/gateway/router.rs, on paths normalized by runtimes/core/src/api/paths.rs.
 function appRouter() {
   const r = new Router<string>();
   r.add("/:code", ["GET"], "resolve");
