@@ -1,6 +1,6 @@
 // The README's walkthrough and the self-hosting guide's curls run here as a reader pastes them, in
-// order and in one shell per page, against the app served as `npm start` serves it; each output must
-// match the block after it. Only what genuinely varies between runs is normalized: tokens, timestamps
+// order and in one shell per session (pages that continue one another share a shell), against the app
+// served as `npm start` serves it; each output must match the block after it. Only what genuinely varies between runs is normalized: tokens, timestamps
 // and dates, short codes, the port, user ids, and app-wide counters when the tests share a PostgreSQL
 // server with other test files.
 import fs from "node:fs";
@@ -21,7 +21,11 @@ const CRON_TOKEN = vi.hoisted(() => {
 });
 
 const root = fileURLToPath(new URL("..", import.meta.url));
-const PAGES = ["README.md", "docs/self-hosting/README.md"];
+/** The pages pasted into one shell, in order; a later page may use the variables an earlier one set. */
+const SESSIONS = [["README.md"], ["docs/self-hosting/README.md"]];
+const PAGES = SESSIONS.flat();
+/** The fewest curl examples each page must have, so that a page cannot lose its examples unnoticed. */
+const MIN_EXAMPLES: Record<string, number> = { "README.md": 8, "docs/self-hosting/README.md": 2 };
 const examplesOf = (page: string) => shellExamples(fs.readFileSync(path.join(root, page), "utf8"), page);
 // With DATABASE_URL the test files of a run share one database, so app-wide counts are not ours alone.
 const sharedDatabase = process.env.DATABASE_URL !== undefined;
@@ -122,9 +126,9 @@ describeLocal("the documented commands, pasted in order", () => {
     fs.rmSync(scratch, { recursive: true, force: true });
   });
 
-  it.each(PAGES)("%s", async (page) => {
-    const examples = examplesOf(page);
-    expect(examples.length).toBeGreaterThanOrEqual(page === "README.md" ? 8 : 2);
+  it.each(SESSIONS.map((pages) => [pages.join(" then "), pages] as const))("%s", async (_name, pages) => {
+    for (const page of pages) expect(examplesOf(page).length, page).toBeGreaterThanOrEqual(MIN_EXAMPLES[page]);
+    const examples = pages.flatMap(examplesOf);
     const shell = new ShellSession({
       baseUrl: server.baseUrl,
       env: { PATH: process.env.PATH, HOME: scratch, CRON_TRIGGER_TOKEN: CRON_TOKEN },

@@ -1,9 +1,10 @@
-// Runs the shell examples of a markdown page as a reader pastes them: in order, in one shell, so the
-// variables one command sets (TOKEN, CODE) serve the next; then compares what each printed with the
-// output block shown after it. Used by check.test.ts and, against a fresh `npm start`, by
-// .ci/walkthrough:
+// Runs the shell examples of markdown pages as a reader pastes them: in order, in one shell, so the
+// variables one command sets (TOKEN, CODE) serve the next, and a page that continues another
+// (docs/api.md after the README) is pasted into the same shell after it; then compares what each
+// printed with the output block shown after it. Used by check.test.ts and, against a fresh
+// `npm start`, by .ci/walkthrough:
 //
-//   npx tsx walkthrough/check.ts README.md http://127.0.0.1:4000
+//   npx tsx walkthrough/check.ts README.md docs/api.md http://127.0.0.1:4000
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import fs from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -242,20 +243,23 @@ function readsOnlyAnalytics(example: ShellExample): boolean {
 }
 
 /**
- * Command line: runs one page against a fresh instance; exit 1 if any example fails or differs.
+ * Command line: runs pages, in order and in one shell, against a fresh instance; exit 1 if any
+ * example fails or differs.
  * Analytics counts arrive through Pub/Sub a moment after the link; a reader typing the next command
  * sees them, a script may be faster, so an analytics read is repeated for up to five seconds.
  */
-async function main(file: string | undefined, baseUrl: string | undefined): Promise<number> {
-  if (file === undefined || baseUrl === undefined) {
-    process.stderr.write("usage: tsx walkthrough/check.ts <page.md> <base URL of a fresh instance>\n");
+async function main(args: string[]): Promise<number> {
+  const files = args.slice(0, -1);
+  const baseUrl = args.at(-1);
+  if (files.length === 0 || baseUrl === undefined) {
+    process.stderr.write("usage: tsx walkthrough/check.ts <page.md>... <base URL of a fresh instance>\n");
     return 2;
   }
   const shell = new ShellSession({ baseUrl, env: process.env, cwd: process.cwd() });
   const checker = new OutputChecker(baseUrl, false);
   let failed = 0;
   try {
-    for (const example of shellExamples(fs.readFileSync(file, "utf8"), file)) {
+    for (const example of files.flatMap((file) => shellExamples(fs.readFileSync(file, "utf8"), file))) {
       let mismatch = checker.check(example, await shell.run(example));
       for (let retry = 0; mismatch !== null && readsOnlyAnalytics(example) && retry < 20; retry++) {
         await new Promise((resolve) => setTimeout(resolve, 250));
@@ -273,7 +277,7 @@ async function main(file: string | undefined, baseUrl: string | undefined): Prom
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
   try {
-    process.exitCode = await main(process.argv[2], process.argv[3]);
+    process.exitCode = await main(process.argv.slice(2));
   } catch (err) {
     process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
     process.exitCode = 1;
