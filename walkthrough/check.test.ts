@@ -1,6 +1,7 @@
-// The README's walkthrough and the self-hosting guide's curls run here as a reader pastes them, in
-// order and in one shell per session (pages that continue one another share a shell), against the app
-// served as `npm start` serves it; each output must match the block after it. Only what genuinely varies between runs is normalized: tokens, timestamps
+// The README's walkthrough, the API reference that continues it, and the self-hosting guide's curls
+// run here as a reader pastes them, in order and in one shell per session (the API reference in the
+// README's shell, after it, as it says), against the app served as `npm start` serves it; each output
+// must match the block after it. Only what genuinely varies between runs is normalized: tokens, timestamps
 // and dates, short codes, the port, user ids, and app-wide counters when the tests share a PostgreSQL
 // server with other test files.
 import fs from "node:fs";
@@ -22,10 +23,10 @@ const CRON_TOKEN = vi.hoisted(() => {
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** The pages pasted into one shell, in order; a later page may use the variables an earlier one set. */
-const SESSIONS = [["README.md"], ["docs/self-hosting/README.md"]];
+const SESSIONS = [["README.md", "docs/api.md"], ["docs/self-hosting/README.md"]];
 const PAGES = SESSIONS.flat();
 /** The fewest curl examples each page must have, so that a page cannot lose its examples unnoticed. */
-const MIN_EXAMPLES: Record<string, number> = { "README.md": 8, "docs/self-hosting/README.md": 2 };
+const MIN_EXAMPLES: Record<string, number> = { "README.md": 8, "docs/api.md": 4, "docs/self-hosting/README.md": 2 };
 const examplesOf = (page: string) => shellExamples(fs.readFileSync(path.join(root, page), "utf8"), page);
 // With DATABASE_URL the test files of a run share one database, so app-wide counts are not ours alone.
 const sharedDatabase = process.env.DATABASE_URL !== undefined;
