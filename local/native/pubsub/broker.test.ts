@@ -1,41 +1,9 @@
 import { describe, it, expect, beforeEach } from "vitest";
 import type { Napi } from "../napi-types";
-import type { FieldSchema, SubscriptionModel, TopicModel } from "../../appmodel/model";
+import type { SubscriptionModel } from "../../appmodel/model";
 import { decodeJson, encodeJson } from "../api/value-codec";
 import { Broker } from "./broker";
-
-const loc = { file: "events/topic.ts", line: 1, column: 1 };
-
-function field(name: string, kind: "string" | "date", optional = false): FieldSchema {
-  return { name, wireName: name, optional, location: "default", type: { kind } };
-}
-
-const topic: TopicModel = {
-  name: "url-shortened",
-  file: "url/topic.ts",
-  loc,
-  deliveryGuarantee: "at-least-once",
-  orderingAttribute: null,
-  message: { fields: [field("code", "string"), field("timestamp", "date")] },
-  publishers: [],
-};
-
-function sub(name: string, over: Partial<SubscriptionModel> = {}): SubscriptionModel {
-  return {
-    topic: topic.name,
-    name,
-    service: "analytics",
-    file: `analytics/${name}.ts`,
-    loc,
-    ackDeadlineMs: 30_000,
-    messageRetentionMs: 7 * 86_400_000,
-    minBackoffMs: 10_000,
-    maxBackoffMs: 600_000,
-    maxRetries: 100,
-    maxConcurrency: null,
-    ...over,
-  };
-}
+import { testSubscription as sub, testTopic as topic } from "./testkit";
 
 interface LogEntry {
   level: "warn" | "error";

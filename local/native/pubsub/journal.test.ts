@@ -2,34 +2,15 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { SubscriptionModel, TopicModel } from "../../appmodel/model";
 import { decodeJson, encodeJson } from "../api/value-codec";
 import { Broker } from "./broker";
 import { FileJournal } from "./journal";
+import { testSubscription, testTopic as topic } from "./testkit";
 
-const loc = { file: "t.ts", line: 1, column: 1 };
-const topic: TopicModel = {
-  name: "url-shortened",
-  file: "url/topic.ts",
-  loc,
-  deliveryGuarantee: "at-least-once",
-  orderingAttribute: null,
-  message: { fields: [{ name: "code", wireName: "code", optional: false, location: "default", type: { kind: "string" } }] },
-  publishers: [],
-};
-const subs: SubscriptionModel[] = ["track-analytics", "audit"].map((name) => ({
-  topic: topic.name,
-  name,
-  service: "analytics",
-  file: `analytics/${name}.ts`,
-  loc,
-  ackDeadlineMs: 30_000,
-  messageRetentionMs: 86_400_000,
-  minBackoffMs: 1,
-  maxBackoffMs: 1,
-  maxRetries: 1,
-  maxConcurrency: null,
-}));
+const subs = ["track-analytics", "audit"].map((name) =>
+  testSubscription(name, { messageRetentionMs: 86_400_000, minBackoffMs: 1, maxBackoffMs: 1, maxRetries: 1 }),
+);
+const at = new Date("2024-03-01T12:00:00Z");
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -61,7 +42,7 @@ describe("the Pub/Sub journal", () => {
     dirs.push(dir);
     const first = run(dir);
     const handled = codesDelivered(first.broker, "track-analytics");
-    await first.broker.publish(topic.name, { code: "abc123" }, null);
+    await first.broker.publish(topic.name, { code: "abc123", timestamp: at }, null);
     // "audit" is never subscribed in this run, so the topic never drains.
     await expect(first.broker.testHooks.drain("url-shortened", 50)).rejects.toThrow(/"audit".*never subscribed/);
     expect(handled).toEqual(["abc123"]);
@@ -79,7 +60,7 @@ describe("the Pub/Sub journal", () => {
   it("skips a torn last line and drops messages for subscriptions no longer declared", async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "faults-journal-"));
     dirs.push(dir);
-    await run(dir).broker.publish(topic.name, { code: "def456" }, null);
+    await run(dir).broker.publish(topic.name, { code: "def456", timestamp: at }, null);
     fs.appendFileSync(path.join(dir, "undelivered.ndjson"), '{"published":{"id":"x","to');
     const onlyAudit = run(dir, [subs[1]]);
     expect(onlyAudit.warnings).toEqual(["dropping an undelivered message: its subscription is no longer declared"]);
