@@ -8,6 +8,7 @@ import { callerID } from "./caller";
 import { isLinkCode } from "./alias";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { db } from "./db";
+import type { Link } from "./link";
 import { qrCodeUrl, qrObjectName } from "./qr";
 
 /** PAGE_SIZE is how many links one GET /urls page holds. */
@@ -17,20 +18,6 @@ export const PAGE_SIZE = 20;
 export interface ListUrlsRequest {
   /** nextCursor from the previous page; absent for the first page. */
   cursor?: Query<string>;
-}
-
-/** Link is one of the caller's short links. */
-export interface Link {
-  code: string;
-  shortUrl: string;
-  qrCodeUrl: string;
-  originalUrl: string;
-  clicks: number;
-  createdAt: Date;
-  /** When the link stops resolving; null when it never does. */
-  expiresAt: Date | null;
-  /** When the link was last followed; null when never (or only before click history existed). */
-  lastClickedAt: Date | null;
 }
 
 /** ListUrlsResponse is one page of links, newest first. */

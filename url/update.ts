@@ -5,7 +5,8 @@ import { ownHosts, publicBaseUrl } from "./base-url";
 import { callerID } from "./caller";
 import { db } from "./db";
 import { validateExpiry } from "./expiry";
-import { toLink, type Link, type LinkRow } from "./links";
+import type { Link } from "./link";
+import { toLink, type LinkRow } from "./links";
 import { validateTarget } from "./validate-target";
 
 /** UpdateUrlRequest names the link and what to change; an absent field stays as it is. */

@@ -1,5 +1,6 @@
 // Calls to the app's own API (same origin), with the session's token; a 401 ends the session.
 import { currentSession, signOut } from "./session";
+import type { Link as StoredLink } from "../../url/link";
 
 /** An Encore error body: {code, message, details}, with the HTTP status. */
 export class ApiError extends Error {
@@ -54,16 +55,11 @@ export interface ShortenResponse {
   expiresAt?: string;
 }
 
-export interface Link {
-  code: string;
-  shortUrl: string;
-  qrCodeUrl: string;
-  originalUrl: string;
-  clicks: number;
-  createdAt: string;
-  expiresAt?: string | null;
-  lastClickedAt?: string | null;
-}
+/** T as JSON carries it: a Date field arrives as its RFC 3339 string. */
+type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+
+/** One of the caller's links, as GET /urls lists it (the url service's own type, url/link.ts). */
+export type Link = Json<StoredLink>;
 
 export interface LinkPage {
   urls: Link[];

@@ -1,0 +1,17 @@
+// The short link as its owner sees it: GET /urls lists them, PATCH /urls/:code answers one. It
+// imports nothing, so that the web pages read their Link type from here (web/ui/api.tsx) rather than
+// keep a copy that could drift.
+
+/** Link is one of the caller's short links. */
+export interface Link {
+  code: string;
+  shortUrl: string;
+  qrCodeUrl: string;
+  originalUrl: string;
+  clicks: number;
+  createdAt: Date;
+  /** When the link stops resolving; null when it never does. */
+  expiresAt: Date | null;
+  /** When the link was last followed; null when never (or only before click history existed). */
+  lastClickedAt: Date | null;
+}
