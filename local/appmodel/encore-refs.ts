@@ -3,8 +3,19 @@
 // tsparser/src/parser/resources/parseutil.rs), so a local `api` or a re-export does not.
 import ts from "typescript";
 
-/** The encore.dev exports that declare resources, by module. */
-const TRACKED: Record<string, string[]> = {
+/** The keyspace classes of encore.dev/storage/cache, each a resource like the cluster it belongs to. */
+export const KEYSPACE_CLASSES = [
+  "StringKeyspace",
+  "IntKeyspace",
+  "FloatKeyspace",
+  "StructKeyspace",
+  "StringListKeyspace",
+  "NumberListKeyspace",
+  "StringSetKeyspace",
+  "NumberSetKeyspace",
+] as const;
+
+const TRACKED_BY_MODULE = {
   "encore.dev/api": ["api", "Gateway"],
   "encore.dev/service": ["Service"],
   "encore.dev/auth": ["authHandler"],
@@ -13,39 +24,14 @@ const TRACKED: Record<string, string[]> = {
   "encore.dev/cron": ["CronJob"],
   "encore.dev/storage/objects": ["Bucket"],
   "encore.dev/config": ["secret"],
-  "encore.dev/storage/cache": [
-    "CacheCluster",
-    "StringKeyspace",
-    "IntKeyspace",
-    "FloatKeyspace",
-    "StructKeyspace",
-    "StringListKeyspace",
-    "NumberListKeyspace",
-    "StringSetKeyspace",
-    "NumberSetKeyspace",
-  ],
-};
+  "encore.dev/storage/cache": ["CacheCluster", ...KEYSPACE_CLASSES],
+} as const;
 
-export type TrackedName =
-  | "api"
-  | "Gateway"
-  | "Service"
-  | "authHandler"
-  | "SQLDatabase"
-  | "Topic"
-  | "Subscription"
-  | "CronJob"
-  | "Bucket"
-  | "secret"
-  | "CacheCluster"
-  | "StringKeyspace"
-  | "IntKeyspace"
-  | "FloatKeyspace"
-  | "StructKeyspace"
-  | "StringListKeyspace"
-  | "NumberListKeyspace"
-  | "StringSetKeyspace"
-  | "NumberSetKeyspace";
+/** A resource-defining export of encore.dev. */
+export type TrackedName = (typeof TRACKED_BY_MODULE)[keyof typeof TRACKED_BY_MODULE][number];
+
+/** The encore.dev exports that declare resources, by module. */
+const TRACKED: Record<string, readonly string[]> = TRACKED_BY_MODULE;
 
 /** One use of a tracked export: `api(...)`, `api.raw(...)`, `new Topic(...)`, `SQLDatabase.named(...)`. */
 export interface EncoreRef {

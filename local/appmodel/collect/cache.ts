@@ -3,7 +3,7 @@
 import ts from "typescript";
 import { declarationOf } from "../bind";
 import { ParseFailure } from "../diagnostics";
-import type { EncoreRef, TrackedName } from "../encore-refs";
+import { KEYSPACE_CLASSES, type EncoreRef } from "../encore-refs";
 import { parseConfigObject, requiredProp, stringLit } from "../literal";
 import type { CacheClusterModel, EvictionPolicy } from "../model";
 import { type Pass, locOf, parseEach, serviceOf } from "../pass";
@@ -13,17 +13,6 @@ export interface CacheClusterDecl {
   model: CacheClusterModel;
   node: ts.NewExpression;
 }
-
-export const KEYSPACE_CLASSES = [
-  "StringKeyspace",
-  "IntKeyspace",
-  "FloatKeyspace",
-  "StructKeyspace",
-  "StringListKeyspace",
-  "NumberListKeyspace",
-  "StringSetKeyspace",
-  "NumberSetKeyspace",
-] as const satisfies readonly TrackedName[];
 
 const EVICTION_POLICIES: readonly EvictionPolicy[] = [
   "noeviction",
