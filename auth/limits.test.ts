@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { cacheClusterKeys, describeLocal, startTestServer, type TestServer } from "../local/testing";
-import { inOneWindow, useEnv } from "../ratelimit/__tests__/windows";
+import { inOneWindow, useEnv, type RateLimitedBody } from "../ratelimit/__tests__/windows";
 
 const WINDOW_S = 5;
 const password = "limits test password";
@@ -17,13 +17,6 @@ async function warmUp(server: TestServer): Promise<void> {
     body: JSON.stringify({ email: `warm-up-${randomUUID()}@example.com`, password }),
   });
   expect(resp.status).toBe(200);
-}
-
-/** Encore's error body, with the details the rate limits add. */
-interface ErrorBody {
-  code: string;
-  message: string;
-  details: { retryAfterSeconds: number };
 }
 
 describeLocal("sign-up and login rate limits over HTTP", () => {
@@ -44,7 +37,7 @@ describeLocal("sign-up and login rate limits over HTTP", () => {
       headers: { "Content-Type": "application/json", "X-Forwarded-For": from },
       body: JSON.stringify(body),
     });
-    return { status: resp.status, headers: resp.headers, body: (await resp.json()) as ErrorBody };
+    return { status: resp.status, headers: resp.headers, body: (await resp.json()) as RateLimitedBody };
   }
   const signup = (from: string, email = `limits-${randomUUID()}@example.com`) => post("/auth/signup", { email, password }, from);
   const login = (from: string, email: string, pw = password) => post("/auth/login", { email, password: pw }, from);

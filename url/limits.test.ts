@@ -2,17 +2,10 @@
 // resource_exhausted and retryAfterSeconds, each independent of the other, and reset by the next window.
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { cacheClusterKeys, describeLocal, startTestServer, type TestServer } from "../local/testing";
-import { inOneWindow, useEnv } from "../ratelimit/__tests__/windows";
+import { inOneWindow, useEnv, type RateLimitedBody } from "../ratelimit/__tests__/windows";
 import { signUp } from "./__tests__/helpers";
 
 const WINDOW_S = 5;
-
-/** Encore's error body, with the details the rate limits add. */
-interface ErrorBody {
-  code: string;
-  message: string;
-  details: { retryAfterSeconds: number };
-}
 
 describeLocal("shortening rate limits over HTTP", () => {
   let server: TestServer;
@@ -36,7 +29,7 @@ describeLocal("shortening rate limits over HTTP", () => {
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}`, "X-Forwarded-For": from },
       body: JSON.stringify({ url: "https://example.com/limits" }),
     });
-    return { status: resp.status, body: (await resp.json()) as ErrorBody };
+    return { status: resp.status, body: (await resp.json()) as RateLimitedBody };
   }
 
   it("limits each user and each address on its own, and the next window starts afresh", async () => {

@@ -1,6 +1,13 @@
 // Helpers for tests of rate limits over HTTP; in __tests__ so Encore does not bundle them.
 import { afterAll, beforeAll } from "vitest";
 
+/** Encore's error body, with the details the rate limits add. */
+export interface RateLimitedBody {
+  code: string;
+  message: string;
+  details: { retryAfterSeconds: number };
+}
+
 /**
  * Runs `scenario` from the start of a fresh window of `windowS` seconds and returns what it observed.
  * A scenario the machine was too slow to finish within one window proves nothing about a limit, so it
