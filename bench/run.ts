@@ -1,19 +1,23 @@
 // `npm run bench`: the app as `npm start` runs it (embedded PGlite, or the server DATABASE_URL names)
 // against a bare node:http server measured right before each phase, over loopback, with
-// autocannon. After every phase the stored click total must equal the successful resolves so far.
-// Any other environment variable reaches the app unchanged (e.g. to switch a tracer on or off).
+// autocannon; then tracing's cost, the uniform resolves with tracing on and off (tracing-cost.ts).
+// After every phase and round the stored click total must equal the successful resolves so far.
+// Any other environment variable reaches the app unchanged.
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freshAppState, removeAppState, startApp, type SpawnedApp } from "../local";
-import { runPhase, type PhaseResult, type PhaseSpec } from "./load";
+import { runPhase, type PhaseResult } from "./load";
+import { appPhases, signUp, storedClicks, uniformResolves } from "./phases";
 import { formatTable } from "./table";
 import { benchCodes, seedLinks } from "./seed-links";
+import { formatTracing, measureRound, roundOrder, tracingEnv, type TracingRound } from "./tracing-cost";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
+const TRACE_ROUNDS = Number(process.env.BENCH_TRACE_ROUNDS ?? 6);
 /** The bench measures speed, not the rate limits: shortening runs far above the default 120 a minute. */
 const appEnv = {
   JWTSecret: "bench-secret-bench-secret-bench-secret!!",
@@ -32,50 +36,6 @@ async function startBare(): Promise<{ url: string; stop: () => void }> {
     child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
   });
   return { url, stop: () => child.kill("SIGTERM") };
-}
-
-async function signUp(base: string): Promise<string> {
-  const res = await fetch(`${base}/auth/signup`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: "correct horse battery" }),
-  });
-  if (res.status !== 200) throw new Error(`signup answered ${res.status}: ${await res.text()}`);
-  return ((await res.json()) as { token: string }).token;
-}
-
-async function storedClicks(base: string): Promise<number> {
-  const res = await fetch(`${base}/analytics/summary`);
-  if (res.status !== 200) throw new Error(`summary answered ${res.status}: ${await res.text()}`);
-  return Number(((await res.json()) as { totalClicks: number }).totalClicks);
-}
-
-/** The app's phases, in order; `clicks` says whether a phase's expected answers are clicks. */
-function appPhases(base: string, codes: string[], token: string): (PhaseSpec & { clicks: boolean })[] {
-  const random = () => codes[Math.floor(Math.random() * codes.length)];
-  let shortened = 0;
-  return [
-    { name: "GET /:code, uniform", url: base, expect: 200, clicks: true, next: () => ({ path: `/${random()}` }) },
-    { name: "GET /:code, one hot link", url: `${base}/${codes[0]}`, expect: 200, clicks: true },
-    {
-      name: "GET /:code, browser (302)",
-      url: base,
-      expect: 302,
-      clicks: true,
-      headers: { Accept: "text/html,application/xhtml+xml" },
-      next: () => ({ path: `/${random()}` }),
-    },
-    { name: "GET /:code/stats", url: base, expect: 200, clicks: false, next: () => ({ path: `/${random()}/stats` }) },
-    {
-      name: "POST /shorten",
-      url: `${base}/shorten`,
-      method: "POST",
-      expect: 200,
-      clicks: false,
-      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
-      next: () => ({ path: "/shorten", body: JSON.stringify({ url: `https://example.com/bench/${shortened++}` }) }),
-    },
-  ];
 }
 
 /** Starts the app, stops it once migrated, seeds the links and starts it again. */
@@ -97,20 +57,37 @@ async function main(): Promise<number> {
     app = await seededApp(state, codes);
     const token = await signUp(app.baseUrl);
     let clicks = 0;
+    /** Counts a phase's resolves, and notes unexpected answers and a stored click total that differs. */
+    const check = async (base: string, result: PhaseResult, areClicks: boolean) => {
+      if (result.unexpected) problems.push(`${result.name}: unexpected answers (${result.unexpected})`);
+      if (areClicks) clicks += result.expected;
+      const stored = await storedClicks(base);
+      if (stored !== clicks) problems.push(`after ${result.name}: ${stored} clicks stored, ${clicks} successful resolves`);
+    };
     for (const phase of appPhases(app.baseUrl, codes, token)) {
       // The bare server right before each phase: the machine's other load changes from minute to minute.
       const baseline = await runPhase({ name: "bare node:http, constant JSON", url: bare.url, expect: 200 });
       const result = await runPhase(phase);
       results.push(baseline, result);
-      if (result.unexpected) problems.push(`${phase.name}: unexpected answers (${result.unexpected})`);
-      if (phase.clicks) clicks += result.expected;
-      const stored = await storedClicks(app.baseUrl);
-      if (stored !== clicks) problems.push(`after ${phase.name}: ${stored} clicks stored, ${clicks} successful resolves`);
+      await check(app.baseUrl, result, phase.clicks);
+    }
+    await app.stop();
+    const rounds: TracingRound[] = [];
+    for (const side of roundOrder(TRACE_ROUNDS)) {
+      app = await startApp(appRoot, { ...appEnv, ...tracingEnv(side) }, state);
+      const round = await measureRound(app, side, uniformResolves(app.baseUrl, codes));
+      rounds.push(round);
+      await check(app.baseUrl, round.result, true);
+      await app.stop();
     }
     console.log(`engine: ${engine}; ${LINKS} links; loopback; Node ${process.version}; ${os.cpus().length} × ${os.cpus()[0]?.model}`);
     console.log(formatTable(results));
+    console.log(`\nTracing's cost: ${TRACE_ROUNDS} alternating rounds, the app restarted on the same data for each`);
+    console.log(formatTracing(rounds));
     console.log(
-      problems.length ? `FAILED:\n  ${problems.join("\n  ")}` : `click total equals successful resolves after every phase (${clicks})`,
+      problems.length
+        ? `FAILED:\n  ${problems.join("\n  ")}`
+        : `click total equals successful resolves after every phase and round (${clicks})`,
     );
     return problems.length ? 1 : 0;
   } finally {

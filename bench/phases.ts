@@ -1,0 +1,58 @@
+// What each phase of `npm run bench` sends, and the two calls it makes outside the load: a sign-up for
+// POST /shorten's token and the stored click total that every phase is checked against.
+import type { PhaseSpec } from "./load";
+
+/** A phase and whether its expected answers are clicks (a resolve that must be stored). */
+export type AppPhase = PhaseSpec & { clicks: boolean };
+
+/** `GET /:code` on uniformly random links: the resolve path, also the one tracing's cost is measured on. */
+export function uniformResolves(base: string, codes: string[]): AppPhase {
+  const random = () => codes[Math.floor(Math.random() * codes.length)];
+  return { name: "GET /:code, uniform", url: base, expect: 200, clicks: true, next: () => ({ path: `/${random()}` }) };
+}
+
+/** The app's phases, in order. */
+export function appPhases(base: string, codes: string[], token: string): AppPhase[] {
+  const random = () => codes[Math.floor(Math.random() * codes.length)];
+  let shortened = 0;
+  return [
+    uniformResolves(base, codes),
+    { name: "GET /:code, one hot link", url: `${base}/${codes[0]}`, expect: 200, clicks: true },
+    {
+      name: "GET /:code, browser (302)",
+      url: base,
+      expect: 302,
+      clicks: true,
+      headers: { Accept: "text/html,application/xhtml+xml" },
+      next: () => ({ path: `/${random()}` }),
+    },
+    { name: "GET /:code/stats", url: base, expect: 200, clicks: false, next: () => ({ path: `/${random()}/stats` }) },
+    {
+      name: "POST /shorten",
+      url: `${base}/shorten`,
+      method: "POST",
+      expect: 200,
+      clicks: false,
+      headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json" },
+      next: () => ({ path: "/shorten", body: JSON.stringify({ url: `https://example.com/bench/${shortened++}` }) }),
+    },
+  ];
+}
+
+/** Signs a fresh user up; resolves with the token. */
+export async function signUp(base: string): Promise<string> {
+  const res = await fetch(`${base}/auth/signup`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ email: `bench-${Date.now()}@example.com`, password: "correct horse battery" }),
+  });
+  if (res.status !== 200) throw new Error(`signup answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { token: string }).token;
+}
+
+/** The click total the app has stored. */
+export async function storedClicks(base: string): Promise<number> {
+  const res = await fetch(`${base}/analytics/summary`);
+  if (res.status !== 200) throw new Error(`summary answered ${res.status}: ${await res.text()}`);
+  return Number(((await res.json()) as { totalClicks: number }).totalClicks);
+}
