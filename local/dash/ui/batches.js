@@ -15,22 +15,18 @@ function useTick() {
 
 function Queue({ q }) {
   const f = q.inFlight;
+  const inFlight = f
+    ? html`<span data-testid="in-flight">batch #${f.batch} in flight: ${f.size} items, ${ms(Math.max(0, Date.now() - f.startedAt))} old</span>`
+    : html`<span data-testid="in-flight" class="muted">no batch in flight</span>`;
   return html`
     <div class="card" data-testid="batch-queue" data-queue=${q.name}>
       <h3>${q.name}</h3>
-      <p>
-        <span data-testid="queued">${q.queued}</span> queued ·
-        ${
-          f
-            ? html`<span data-testid="in-flight">batch #${f.batch} in flight: ${f.size} items, ${ms(Math.max(0, Date.now() - f.startedAt))} old</span>`
-            : html`<span data-testid="in-flight" class="muted">no batch in flight</span>`
-        }
-      </p>
+      <p><span data-testid="queued">${q.queued}</span> queued · ${inFlight}</p>
       <table class="list">
         <thead><tr><th>Batch</th><th>Started</th><th>Items</th><th>Duration</th><th>Outcome</th></tr></thead>
         <tbody>
           ${q.recent.map(
-            (b) => html`<tr data-testid="batch" data-state=${b.state}>
+            (b) => html`<tr data-testid="batch" data-batch=${b.batch} data-size=${b.size} data-state=${b.state}>
               <td>#${b.batch}</td><td>${new Date(b.startedAt).toISOString()}</td><td>${b.size}</td><td>${ms(b.durationMs)}</td>
               <td><span class="pill ${b.state === "committed" ? "ok" : "bad"}">${b.state}</span>${b.error ? html` <span class="error">${b.error.message}</span>` : null}</td>
             </tr>`,

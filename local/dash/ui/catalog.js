@@ -5,9 +5,9 @@ import { Loading, useJson } from "./api.js";
 import { fieldPlace, typeText } from "./schema.js";
 
 function Fields({ title, schema, method }) {
-  if (!schema) return html`<p class="muted">${title}: none</p>`;
+  if (!schema) return html`<p class="muted" data-testid="no-fields" data-schema=${title}>${title}: none</p>`;
   return html`
-    <table class="fields" data-testid="fields">
+    <table class="fields" data-testid="fields" data-schema=${title}>
       <caption>${title}</caption>
       <thead><tr><th>Field</th><th>Type</th><th>Where</th></tr></thead>
       <tbody>

@@ -1,7 +1,14 @@
 // Databases (migration status), the object browser, cron jobs (run now, see the trace), and Pub/Sub queues.
-import { useCallback, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { Loading, sendJson, useJson, useStream } from "./api.js";
+
+/** Dirty, up to date or pending, as a pill. */
+function DatabaseState({ d }) {
+  if (d.dirty) return html`<span class="pill bad" data-testid="db-state">dirty</span>`;
+  if (d.migrations.every((m) => m.applied)) return html`<span class="pill ok" data-testid="db-state">up to date</span>`;
+  return html`<span class="pill bad" data-testid="db-state">pending</span>`;
+}
 
 export function Databases() {
   const [dbs, error] = useJson("/api/migrations");
@@ -12,13 +19,11 @@ export function Databases() {
       ${dbs.map(
         (d) => html`
           <div class="card" data-testid="database" data-database=${d.database}>
-            <h3>${d.database} <span class="muted">(service ${d.service})</span>
-              ${d.dirty ? html`<span class="pill bad">dirty</span>` : d.migrations.every((m) => m.applied) ? html`<span class="pill ok">up to date</span>` : html`<span class="pill bad">pending</span>`}
-            </h3>
+            <h3>${d.database} <span class="muted">(service ${d.service})</span> <${DatabaseState} d=${d} /> <span class="muted" data-testid="db-version">${d.version < 0 ? "no migration applied" : `version ${d.version}`}</span></h3>
             ${d.error ? html`<p class="error">${d.error}</p>` : null}
             <table class="list">
               <thead><tr><th>#</th><th>Migration</th><th>Status</th></tr></thead>
-              <tbody>${d.migrations.map((m) => html`<tr><td>${m.number}</td><td><code>${m.file}</code></td><td>${m.applied ? "applied" : "pending"}</td></tr>`)}</tbody>
+              <tbody>${d.migrations.map((m) => html`<tr data-testid="migration" data-state=${m.applied ? "applied" : "pending"}><td>${m.number}</td><td><code>${m.file}</code></td><td>${m.applied ? "applied" : html`<span class="error">pending</span>`}</td></tr>`)}</tbody>
             </table>
           </div>
         `,
@@ -33,7 +38,7 @@ function BucketObjects({ bucket }) {
   return html`
     <div class="card" data-testid="bucket" data-bucket=${bucket.name}>
       <h3>${bucket.name} ${bucket.public ? html`<span class="pill">public</span>` : null} <button class="small" onClick=${reload}>Refresh</button></h3>
-      <input placeholder="prefix" value=${prefix} onInput=${(e) => setPrefix(e.target.value)} />
+      <input placeholder="filter by prefix" aria-label="filter by prefix" value=${prefix} onInput=${(e) => setPrefix(e.target.value)} />
       ${
         !objects
           ? html`<${Loading} error=${error} />`
@@ -43,9 +48,9 @@ function BucketObjects({ bucket }) {
           <tbody>
             ${objects.map((o) => {
               const href = `/api/buckets/${bucket.name}/objects/${encodeURIComponent(o.name)}`;
-              return html`<tr data-testid="object">
+              return html`<tr data-testid="object" data-object=${o.name}>
                 <td><code>${o.name}</code></td><td>${o.size} B</td><td>${o.contentType ?? ""}</td>
-                <td>${o.contentType?.startsWith("image/") ? html`<img class="thumb" src=${href} alt=${o.name} />` : null} <a href=${href} target="_blank">open</a></td>
+                <td>${o.contentType?.startsWith("image/") ? html`<img class="thumb" src=${href} alt=${o.name} />` : null} <a href=${href} target="_blank" data-testid="open-object">open</a></td>
               </tr>`;
             })}
           </tbody>
@@ -103,10 +108,31 @@ export function Cron() {
   `;
 }
 
+/**
+ * Calls reload after trace events, at most every 200 ms (a burst of deliveries is hundreds of events),
+ * and every 2 s regardless, so the counts stay live whatever moved them.
+ */
+function useLiveReload(reload) {
+  const pending = useRef(null);
+  const onTrace = useCallback(() => {
+    pending.current ??= setTimeout(() => {
+      pending.current = null;
+      reload();
+    }, 200);
+  }, []);
+  useStream("trace", onTrace);
+  useEffect(() => {
+    const timer = setInterval(reload, 2000);
+    return () => {
+      clearInterval(timer);
+      clearTimeout(pending.current);
+    };
+  }, []);
+}
+
 export function PubSub() {
   const [topics, error, reload] = useJson("/api/pubsub");
-  const onTrace = useCallback(() => reload(), []);
-  useStream("trace", onTrace);
+  useLiveReload(reload);
   if (!topics) return html`<${Loading} error=${error} />`;
   return html`
     <section>
@@ -121,7 +147,7 @@ export function PubSub() {
                 ${t.subscriptions.map(
                   (s) => html`<tr data-testid="subscription" data-subscription=${s.subscription}>
                     <td>${s.subscription}${s.subscribed ? "" : html` <span class="pill bad">not subscribed</span>`}</td>
-                    <td>${s.service}</td><td>${s.queued}</td><td>${s.inFlight}</td><td>${s.retrying}</td>
+                    <td>${s.service}</td><td data-testid="queued">${s.queued}</td><td data-testid="in-flight">${s.inFlight}</td><td data-testid="retrying">${s.retrying}</td>
                   </tr>`,
                 )}
               </tbody>
