@@ -1,14 +1,20 @@
 // The dashboard in a real browser (Debian's Chromium through playwright-core): call POST /shorten
 // from the API explorer, open its trace and find the INSERT, the publish and the linked delivery
-// with its own SQL; failed calls show their error; the catalog and the flow show the whole app.
-// Screenshots go to .local/screenshots/.
+// with its own SQL; failed calls show their error; the catalog and the flow show the whole app; the
+// trace list, migration status, object browser, cron "run now", Pub/Sub queues and click batches
+// show what the app did. Screenshots go to .local/screenshots/.
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import fs from "node:fs";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../testing";
-import { signUp } from "../../url/__tests__/helpers";
+import jsQR from "jsqr";
+import { PNG } from "pngjs";
+import { setRetryBackoffScale, startTestServer, type TestServer } from "../testing";
+import { holdCleanupTurnForThisFile, signUp } from "../../url/__tests__/helpers";
+import { urlShortened } from "../../url/topic";
+import { db as analyticsDb } from "../../analytics/db";
+import { newEvent, privateMidnight } from "../../analytics/__tests__/helpers";
 import { appRoot as appRootDir } from "../layout.mjs";
 import { loadAppModel } from "../appmodel/cache";
 import { startDashboard, type Dashboard } from "./server";
@@ -17,6 +23,8 @@ const CHROMIUM = "/usr/bin/chromium";
 const shots = path.join(appRootDir, ".local", "screenshots");
 
 describe("dashboard in the browser", () => {
+  // "Run now" runs the cleanup, which deletes every stale link in a shared server database.
+  holdCleanupTurnForThisFile();
   let app: TestServer;
   let dash: Dashboard;
   let browser: Browser;
@@ -41,6 +49,9 @@ describe("dashboard in the browser", () => {
     await page.getByTestId("app-status").waitFor();
     expect(problems).toEqual([]);
   });
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
   afterAll(async () => {
     await browser?.close();
     await dash?.close();
@@ -59,6 +70,17 @@ describe("dashboard in the browser", () => {
   }
 
   const row = (text: string | RegExp) => page.getByTestId("row").filter({ hasText: text });
+
+  /** Shortens `url` over HTTP as a client would; returns the answer and its trace id. */
+  async function shortenOverHttp(url: string): Promise<{ code: string; shortUrl: string; traceId: string }> {
+    const res = await fetch(`${app.baseUrl}/shorten`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ url }),
+    });
+    expect(res.status).toBe(200);
+    return { ...((await res.json()) as { code: string; shortUrl: string }), traceId: res.headers.get("x-encore-trace-id")! };
+  }
 
   it("calls POST /shorten from the explorer and shows its trace: SQL, upload, publish and the delivery's own SQL", async () => {
     expect(await callShorten('{"url": "https://example.com/from-the-browser"}', token)).toBe("200");
@@ -108,7 +130,7 @@ describe("dashboard in the browser", () => {
     await page.screenshot({ path: path.join(shots, "trace-401.png"), fullPage: true });
   });
 
-  it("lists all three services in the catalog with every endpoint, its method, path and auth flag", async () => {
+  it("lists every service in the catalog with every endpoint, its method, path, auth flag and request and response fields", async () => {
     await page.goto(`${dash.url}/#/catalog`);
     await page.getByTestId("service").first().waitFor();
     const model = loadAppModel(appRootDir);
@@ -120,6 +142,24 @@ describe("dashboard in the browser", () => {
       expect(await card.locator(".method").textContent(), ep.name).toBe(ep.methods.join(", "));
       expect(await card.getByTestId("endpoint-path").textContent()).toBe(ep.path);
       expect(await card.getByTestId("auth").count()).toBe(ep.auth ? 1 : 0);
+      if (ep.raw) {
+        expect(await card.textContent()).toContain("Raw endpoint");
+        continue;
+      }
+      for (const [title, schema] of [
+        ["Request", ep.request],
+        ["Response", ep.response],
+      ] as const) {
+        if (!schema) {
+          expect(await card.locator(`[data-testid="no-fields"][data-schema="${title}"]`).count(), `${ep.name} ${title}`).toBe(1);
+          continue;
+        }
+        const table = card.locator(`[data-testid="fields"][data-schema="${title}"]`);
+        const names = await table.locator("tbody tr td:first-child").allTextContents();
+        expect(names, `${ep.name} ${title}`).toEqual(schema.fields.map((f) => `${f.wireName}${f.optional ? "?" : ""}`));
+        const types = await table.locator("tbody tr td:nth-child(2)").allTextContents();
+        expect(types.every((t) => t.length > 0)).toBe(true);
+      }
     }
     const shorten = page.locator('[data-endpoint="url.shorten"]');
     expect(await shorten.textContent()).toContain("shorten stores `url` under a fresh code");
@@ -151,5 +191,128 @@ describe("dashboard in the browser", () => {
       expect(await page.locator(`[data-testid="node"][data-id="${id}"]`).count(), id).toBe(1);
     }
     await page.locator('[data-testid="flow"]').screenshot({ path: path.join(shots, "flow.png") });
+  });
+
+  it("shows a POST /shorten made over HTTP in the live trace list within a second", async () => {
+    await page.goto(`${dash.url}/#/traces`);
+    await page.getByTestId("trace-list").waitFor();
+    const { traceId } = await shortenOverHttp("https://example.com/live");
+    const answered = performance.now();
+    const listed = page.locator(`[data-testid="trace-row"][data-trace-id="${traceId}"]`).filter({ hasText: "POST /shorten" });
+    await listed.filter({ hasText: "200" }).waitFor({ timeout: 1000 });
+    expect(performance.now() - answered).toBeLessThan(1000);
+    await listed.click();
+    await row("INSERT INTO urls").waitFor();
+  });
+
+  it("shows each database's migrations, all applied, against the files on disk", async () => {
+    await page.goto(`${dash.url}/#/databases`);
+    const model = loadAppModel(appRootDir);
+    for (const d of model.databases) {
+      const card = page.locator(`[data-testid="database"][data-database="${d.name}"]`);
+      await card.waitFor();
+      const files = fs.readdirSync(d.migrationsDir!).filter((f) => f.endsWith(".up.sql"));
+      expect(await card.getByTestId("migration").locator("code").allTextContents(), d.name).toEqual(files);
+      expect(await card.locator('[data-testid="migration"][data-state="applied"]').count()).toBe(files.length);
+      expect(await card.getByTestId("db-state").textContent()).toBe("up to date");
+      expect(await card.getByTestId("db-version").textContent()).toBe(`version ${parseInt(files.at(-1)!, 10)}`);
+    }
+    await page.screenshot({ path: path.join(shots, "databases.png"), fullPage: true });
+  });
+
+  it("lists the QR image of a link just shortened in the object browser, and opens it", async () => {
+    const link = await shortenOverHttp("https://example.com/object-browser");
+    await page.goto(`${dash.url}/#/objects`);
+    const bucket = page.locator('[data-testid="bucket"][data-bucket="qr-codes"]');
+    await bucket.locator("input").fill(link.code);
+    const object = bucket.locator(`[data-testid="object"][data-object="${link.code}.png"]`);
+    await object.waitFor();
+    await expect.poll(() => bucket.getByTestId("object").count(), { timeout: 5000 }).toBe(1); // the prefix filters the list
+    expect(await object.textContent()).toContain("image/png");
+    await object.locator("img.thumb").evaluate((img: any) => (img.complete ? null : new Promise((r) => (img.onload = r))));
+    expect(await object.locator("img.thumb").evaluate((img: any) => img.naturalWidth)).toBeGreaterThan(0);
+    await page.screenshot({ path: path.join(shots, "objects.png") });
+
+    const [tab] = await Promise.all([page.waitForEvent("popup"), object.getByTestId("open-object").click()]);
+    await tab.waitForLoadState();
+    expect(await tab.evaluate("document.contentType")).toBe("image/png");
+    const image = PNG.sync.read(Buffer.from(await (await fetch(tab.url())).arrayBuffer()));
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(link.shortUrl);
+    await tab.close();
+  });
+
+  it('runs cleanup-stale-urls with "Run now" and opens the run\'s trace with its SQL', async () => {
+    await page.goto(`${dash.url}/#/cron`);
+    const job = page.locator('[data-testid="cron"][data-cron="cleanup-stale-urls"]');
+    await job.getByTestId("run-cron").click();
+    await job.getByTestId("cron-trace").waitFor();
+    expect(await job.locator(".pill").textContent()).toBe("done");
+    await page.screenshot({ path: path.join(shots, "cron.png") });
+    await job.getByTestId("cron-trace").click();
+    await row("url.cleanupStaleUrls").first().waitFor();
+    await row("SQL url: DELETE FROM urls").first().waitFor();
+  });
+
+  it("shows track-analytics' queued, in-flight and retrying messages as they change", async () => {
+    await page.goto(`${dash.url}/#/pubsub`);
+    const sub = page.locator(
+      '[data-testid="topic"][data-topic="url-shortened"] [data-testid="subscription"][data-subscription="track-analytics"]',
+    );
+    const counts = async (queued: number, inFlight: number, retrying: number) => {
+      for (const [id, n] of [
+        ["queued", queued],
+        ["in-flight", inFlight],
+        ["retrying", retrying],
+      ] as const) {
+        await sub.locator(`[data-testid="${id}"]`, { hasText: new RegExp(`^${n}$`) }).waitFor();
+      }
+    };
+    await counts(0, 0, 0);
+
+    // Deliveries wait at their transaction until the gate opens: 100 run at once (the default
+    // concurrency), the rest wait in the queue.
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    const begin = analyticsDb.begin.bind(analyticsDb);
+    vi.spyOn(analyticsDb, "begin").mockImplementation(async () => (await gate, begin()));
+    const day = privateMidnight();
+    await Promise.all(Array.from({ length: 102 }, () => urlShortened.publish(newEvent(day))));
+    await counts(2, 100, 0);
+    await page.screenshot({ path: path.join(shots, "pubsub.png") });
+    open();
+    await counts(0, 0, 0);
+    vi.restoreAllMocks();
+
+    // A delivery that fails waits for its retry (1 s, here 3 s), then succeeds.
+    await setRetryBackoffScale(3);
+    try {
+      vi.spyOn(analyticsDb, "begin").mockRejectedValueOnce(new Error("connection reset"));
+      await urlShortened.publish(newEvent(day));
+      await counts(0, 0, 1);
+      await counts(0, 0, 0);
+    } finally {
+      await setRetryBackoffScale(1);
+    }
+  });
+
+  it("shows a committed click batch after some resolves, live", async () => {
+    const { code } = await shortenOverHttp("https://example.com/batches");
+    await page.goto(`${dash.url}/#/batches`);
+    await page.locator('[data-testid="batch-queue"], [data-testid="no-batches"]').first().waitFor();
+    const batches = page.locator('[data-testid="batch-queue"][data-queue="clicks"] [data-testid="batch"]');
+    const numbers = await batches.evaluateAll((rows) => rows.map((r) => Number(r.getAttribute("data-batch"))));
+    const before = Math.max(0, ...numbers);
+
+    const visits = await Promise.all(Array.from({ length: 8 }, () => fetch(`${app.baseUrl}/${code}`)));
+    expect(visits.map((v) => v.status)).toEqual(Array(8).fill(200));
+    // Every click is in a batch the page shows as committed: the view updates live, without a reload.
+    const mine = async () => {
+      const rows = await batches.evaluateAll((els) => els.map((e) => ({ ...e.dataset })));
+      const newer = rows.filter((r) => Number(r.batch) > before);
+      return { clicks: newer.reduce((n, r) => n + Number(r.size), 0), states: [...new Set(newer.map((r) => r.state))] };
+    };
+    await expect.poll(mine, { timeout: 10_000 }).toEqual({ clicks: 8, states: ["committed"] });
+    expect(await page.getByTestId("in-flight").textContent()).toBe("no batch in flight");
+    await page.screenshot({ path: path.join(shots, "batches.png") });
   });
 });
