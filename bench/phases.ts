@@ -2,13 +2,23 @@
 // POST /shorten's token and the stored click total that every phase is checked against.
 import type { PhaseSpec } from "./load";
 
-/** A phase and whether its expected answers are clicks (a resolve that must be stored). */
-export type AppPhase = PhaseSpec & { clicks: boolean };
+/**
+ * A phase, whether its expected answers are clicks (a resolve that must be stored), and, for the phases
+ * bench/bare-pg-server.ts also answers, what that bare node:http + pg server does for the same requests.
+ */
+export type AppPhase = PhaseSpec & { clicks: boolean; onBarePg?: string };
 
 /** `GET /:code` on uniformly random links: the resolve path, also the one tracing's cost is measured on. */
 export function uniformResolves(base: string, codes: string[]): AppPhase {
   const random = () => codes[Math.floor(Math.random() * codes.length)];
-  return { name: "GET /:code, uniform", url: base, expect: 200, clicks: true, next: () => ({ path: `/${random()}` }) };
+  return {
+    name: "GET /:code, uniform",
+    url: base,
+    expect: 200,
+    clicks: true,
+    onBarePg: "one UPDATE ... RETURNING per click",
+    next: () => ({ path: `/${random()}` }),
+  };
 }
 
 /** The app's phases, in order. */
@@ -26,7 +36,14 @@ export function appPhases(base: string, codes: string[], token: string): AppPhas
       headers: { Accept: "text/html,application/xhtml+xml" },
       next: () => ({ path: `/${random()}` }),
     },
-    { name: "GET /:code/stats", url: base, expect: 200, clicks: false, next: () => ({ path: `/${random()}/stats` }) },
+    {
+      name: "GET /:code/stats",
+      url: base,
+      expect: 200,
+      clicks: false,
+      onBarePg: "the same SELECT",
+      next: () => ({ path: `/${random()}/stats` }),
+    },
     {
       name: "POST /shorten",
       url: `${base}/shorten`,

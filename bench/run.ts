@@ -1,16 +1,17 @@
 // `npm run bench`: the app as `npm start` runs it (embedded PGlite, or the server DATABASE_URL names)
-// against a bare node:http server measured right before each phase, over loopback, with
-// autocannon; then tracing's cost, the uniform resolves with tracing on and off (tracing-cost.ts).
+// against a bare node:http server measured right before each phase, over loopback, with autocannon;
+// on a server also against bare node:http + pg doing the same database work (bare-pg-server.ts);
+// then tracing's cost, the uniform resolves with tracing on and off (tracing-cost.ts).
 // After every phase and round the stored click total must equal the successful resolves so far.
 // Any other environment variable reaches the app unchanged.
 import { spawn } from "node:child_process";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { freshAppState, removeAppState, startApp, type SpawnedApp } from "../local";
+import { databaseUrl, freshAppState, removeAppState, startApp, type AppState, type SpawnedApp } from "../local";
 import { runPhase, type PhaseResult } from "./load";
 import { appPhases, signUp, storedClicks, uniformResolves } from "./phases";
-import { formatTable } from "./table";
+import { formatTable, type TableRow } from "./table";
 import { benchCodes, seedLinks } from "./seed-links";
 import { formatTracing, measureRound, roundOrder, tracingEnv, type TracingRound } from "./tracing-cost";
 
@@ -25,21 +26,21 @@ const appEnv = {
   RATE_LIMIT_SHORTEN_PER_USER: process.env.RATE_LIMIT_SHORTEN_PER_USER ?? "1000000/1m",
 };
 
-/** Starts the bare server in its own process; resolves with its URL and a stop function. */
-async function startBare(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(tsx, [path.join(appRoot, "bench", "bare-server.ts")], { stdio: ["ignore", "pipe", "inherit"] });
+/** Starts a reference server of bench/ in its own process; resolves with its URL and a stop function. */
+async function startServer(script: string, ...args: string[]): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(tsx, [path.join(appRoot, "bench", script), ...args], { stdio: ["ignore", "pipe", "inherit"] });
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout.on("data", (d: Buffer) => {
       const m = /listening on (\S+)/.exec(String(d));
       if (m) resolve(m[1]);
     });
-    child.once("exit", (code) => reject(new Error(`bare server exited with ${code}`)));
+    child.once("exit", (code) => reject(new Error(`${script} exited with ${code}`)));
   });
   return { url, stop: () => child.kill("SIGTERM") };
 }
 
 /** Starts the app, stops it once migrated, seeds the links and starts it again. */
-async function seededApp(state: ReturnType<typeof freshAppState>, codes: string[]): Promise<SpawnedApp> {
+async function seededApp(state: AppState, codes: string[]): Promise<SpawnedApp> {
   await (await startApp(appRoot, appEnv, state)).stop();
   await seedLinks(state, codes);
   return startApp(appRoot, appEnv, state);
@@ -49,12 +50,14 @@ async function main(): Promise<number> {
   const engine = process.env.DATABASE_URL ? "PostgreSQL server" : "embedded PGlite";
   const codes = benchCodes(LINKS);
   const state = freshAppState();
-  const bare = await startBare();
+  const bare = await startServer("bare-server.ts");
+  let barePg: Awaited<ReturnType<typeof startServer>> | null = null;
   let app: SpawnedApp | null = null;
-  const results: PhaseResult[] = [];
+  const rows: TableRow[] = [];
   const problems: string[] = [];
   try {
     app = await seededApp(state, codes);
+    if (state.databaseUrl) barePg = await startServer("bare-pg-server.ts", databaseUrl(state.databaseUrl, `${state.dbPrefix}url`));
     const token = await signUp(app.baseUrl);
     let clicks = 0;
     /** Counts a phase's resolves, and notes unexpected answers and a stored click total that differs. */
@@ -67,8 +70,15 @@ async function main(): Promise<number> {
     for (const phase of appPhases(app.baseUrl, codes, token)) {
       // The bare server right before each phase: the machine's other load changes from minute to minute.
       const baseline = await runPhase({ name: "bare node:http, constant JSON", url: bare.url, expect: 200 });
+      rows.push({ result: baseline });
+      let reference: PhaseResult | undefined;
+      if (barePg && phase.onBarePg) {
+        reference = await runPhase({ ...phase, name: `bare node:http + pg, ${phase.onBarePg}`, url: barePg.url });
+        if (reference.unexpected) problems.push(`${reference.name}: unexpected answers (${reference.unexpected})`);
+        rows.push({ result: reference, bare: baseline });
+      }
       const result = await runPhase(phase);
-      results.push(baseline, result);
+      rows.push({ result, bare: baseline, barePg: reference });
       await check(app.baseUrl, result, phase.clicks);
     }
     await app.stop();
@@ -81,7 +91,7 @@ async function main(): Promise<number> {
       await app.stop();
     }
     console.log(`engine: ${engine}; ${LINKS} links; loopback; Node ${process.version}; ${os.cpus().length} × ${os.cpus()[0]?.model}`);
-    console.log(formatTable(results));
+    console.log(formatTable(rows));
     console.log(`\nTracing's cost: ${TRACE_ROUNDS} alternating rounds, the app restarted on the same data for each`);
     console.log(formatTracing(rounds));
     console.log(
@@ -92,6 +102,7 @@ async function main(): Promise<number> {
     return problems.length ? 1 : 0;
   } finally {
     bare.stop();
+    barePg?.stop();
     await app?.stop();
     await removeAppState(state);
   }

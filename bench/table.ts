@@ -1,18 +1,28 @@
-// The benchmark's printed table: rows come in pairs, the bare server and then the phase measured
-// right after it, and each phase's ratio refers to its own bare row.
+// The benchmark's printed table: each phase's throughput as a share of the bare node:http server measured
+// right before it and, on a PostgreSQL server, of the bare node:http + pg server doing the same database work.
 import type { PhaseResult } from "./load";
 
-/** Formats [bare, phase, bare, phase, ...] as a Markdown table, ready to paste into bench/README.md. */
-export function formatTable(results: PhaseResult[]): string {
-  const rows = results.map((r, i) => [
+/** One printed row: a result, and the rows its ratios refer to (none for a baseline row). */
+export interface TableRow {
+  result: PhaseResult;
+  bare?: PhaseResult;
+  barePg?: PhaseResult;
+}
+
+const share = (r: PhaseResult, of?: PhaseResult) => (of ? `${((100 * r.perSecond) / of.perSecond).toFixed(1)} %` : "");
+
+/** Formats the rows as a Markdown table, ready to paste into bench/README.md. */
+export function formatTable(rows: TableRow[]): string {
+  const cells = rows.map(({ result: r, bare, barePg }) => [
     r.name,
     r.requests.toLocaleString("en-US"),
     Math.round(r.perSecond).toLocaleString("en-US"),
     `${r.p50} ms`,
     `${r.p99} ms`,
-    i % 2 === 1 ? `${((100 * r.perSecond) / results[i - 1].perSecond).toFixed(1)} %` : "",
+    share(r, bare),
+    share(r, barePg),
   ]);
-  const head = ["phase", "requests", "req/s", "p50", "p99", "of bare"];
-  const line = (cells: string[]) => `| ${cells.join(" | ")} |`;
-  return [line(head), line(head.map(() => "---")), ...rows.map(line)].join("\n");
+  const head = ["phase", "requests", "req/s", "p50", "p99", "of bare", "of bare + pg"];
+  const line = (c: string[]) => `| ${c.join(" | ")} |`;
+  return [line(head), line(head.map(() => "---")), ...cells.map(line)].join("\n");
 }

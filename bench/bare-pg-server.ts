@@ -1,0 +1,49 @@
+// The database-bound ceiling `npm run bench` compares against on a PostgreSQL server: node:http and pg
+// with nothing in between, answering the stats SELECT the app runs, and a click as the simplest exact
+// design would count it (one UPDATE ... RETURNING per request, the figure group commit is meant to beat).
+// Clicks go to a copy of the links (bench_reference_urls), so the app's click total stays its own.
+// Usage: tsx bench/bare-pg-server.ts <connection string of the app's url database>
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import pg from "pg";
+
+const pool = new pg.Pool({ connectionString: process.argv[2], max: 10 });
+await pool.query(`
+  CREATE TABLE IF NOT EXISTS bench_reference_urls AS SELECT code, original_url, clicks FROM urls;
+  CREATE UNIQUE INDEX IF NOT EXISTS bench_reference_urls_code_idx ON bench_reference_urls (code);`);
+
+const stats = {
+  name: "stats",
+  text: "SELECT original_url, clicks, (expires_at IS NOT NULL AND expires_at <= now()) AS expired FROM urls WHERE code = $1",
+};
+const click = { name: "click", text: "UPDATE bench_reference_urls SET clicks = clicks + 1 WHERE code = $1 RETURNING original_url" };
+
+function send(res: http.ServerResponse, status: number, value: unknown): void {
+  const body = JSON.stringify(value);
+  res.writeHead(status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** `GET /<code>/stats` as url/stats.ts answers it; `GET /<code>` counts a click and returns the target. */
+async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const [, code, rest] = req.url!.split("/");
+  if (rest === "stats") {
+    const row = (await pool.query({ ...stats, values: [code] })).rows[0];
+    if (!row || row.expired) return send(res, 404, { code: "not_found", message: "URL not found" });
+    return send(res, 200, { code, originalUrl: row.original_url, clicks: row.clicks });
+  }
+  const row = (await pool.query({ ...click, values: [code] })).rows[0];
+  if (!row) return send(res, 404, { code: "not_found", message: "URL not found" });
+  send(res, 200, { url: row.original_url });
+}
+
+const server = http.createServer((req, res) => {
+  answer(req, res).catch((err: Error) => send(res, 500, { code: "internal", message: err.message }));
+});
+server.listen(0, "127.0.0.1", () => {
+  process.stdout.write(`listening on http://127.0.0.1:${(server.address() as AddressInfo).port}\n`);
+});
+process.once("SIGTERM", () => {
+  server.close(() => void pool.end().then(() => process.exit(0)));
+  server.closeAllConnections();
+});
