@@ -16,7 +16,7 @@ export type PgliteLocation = { dir: string } | { memory: true; templateDir: stri
  * 128 MB of buffers and shared memory for 100 connections, all touched at start, so `npm start`
  * held 1.2 GiB of RSS at idle with its three databases. PGlite is one connection, and a development
  * database is small (8 MB of buffers hold 50,000 links with their index; more is read from the
- * operating system's page cache), so `npm start` stays under 400 MiB.
+ * operating system's page cache), so an idle `npm start` holds about 300 MiB.
  */
 const DEV_SERVER = [
   ...PGlite.defaultStartParams,
