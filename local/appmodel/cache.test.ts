@@ -1,10 +1,12 @@
 // The on-disk model cache: reused while the app is unchanged, redone when anything it hashes changes.
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appModelFileOf } from "../layout.mjs";
 import { loadAppModel } from "./cache";
+import { cachedAppModel } from "./cache-file";
 import { AppCompileError } from "./model";
 
 // Under the repository (inside .local, which git ignores) so the copy still resolves encore.dev.
@@ -70,5 +72,41 @@ describe("loadAppModel", () => {
     entry.errors[0].message = "from cache";
     fs.writeFileSync(appModelFileOf(broken), JSON.stringify(entry));
     expect(() => loadAppModel(broken)).toThrow(/svc\/items\.ts:4:\d+: from cache \[conflicting-paths\]/);
+  });
+});
+
+describe("cachedAppModel", () => {
+  it("returns the cached model while nothing changed, null once a file changes or before any analysis", () => {
+    const root = copyFixture("valid");
+    expect(cachedAppModel(root)).toBeNull();
+    loadAppModel(root);
+    markCache(root);
+    expect(cachedAppModel(root)?.services[0].name).toBe("from-cache");
+    fs.appendFileSync(path.join(root, "shop/items.ts"), "\n// changed\n");
+    expect(cachedAppModel(root)).toBeNull();
+  });
+
+  it("rethrows cached compile errors", () => {
+    const broken = copyFixture("conflicting-paths");
+    expect(() => loadAppModel(broken)).toThrow(AppCompileError);
+    expect(() => cachedAppModel(broken)).toThrow(/\[conflicting-paths\]/);
+  });
+
+  it("keeps the TypeScript compiler (about 46 MB) out of a process that reads the cache, as npm start's runtime does", () => {
+    const root = copyFixture("valid");
+    loadAppModel(root);
+    // A plain Node process with tsx, as `npm start` runs: vitest's own module graph would not tell.
+    const script = `
+      const { createRequire } = await import("node:module");
+      const { cachedAppModel } = await import(${JSON.stringify(new URL("./cache-file.ts", import.meta.url).href)});
+      await import(${JSON.stringify(new URL("../native/context.ts", import.meta.url).href)});
+      const model = cachedAppModel(${JSON.stringify(root)});
+      const loaded = Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes("/node_modules/typescript/"));
+      process.stdout.write(JSON.stringify({ services: model.services.length, typescriptLoaded: loaded }));`;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      cwd: repoRoot,
+      encoding: "utf8",
+    });
+    expect(JSON.parse(out)).toEqual({ services: 3, typescriptLoaded: false });
   });
 });
