@@ -83,7 +83,7 @@ export function Cron() {
   return html`
     <section>
       <h2>Cron jobs</h2>
-      <p class="muted">Encore never runs cron jobs locally; "Run now" calls the job's endpoint once, as the Encore dashboard's button does.</p>
+      <p class="muted">Encore never runs cron jobs locally; "Run now" calls the job's endpoint once, traced like a scheduled run. (Encore's own dashboard has no such button.)</p>
       <table class="list">
         <thead><tr><th>Job</th><th>Schedule</th><th>Endpoint</th><th>Next run (UTC)</th><th></th></tr></thead>
         <tbody>
