@@ -15,7 +15,27 @@ function decodeQr(png: Buffer): string | null {
 describe("renderQrPng", () => {
   it("draws a QR code that decodes to exactly the text", async () => {
     const text = "https://sho.rt/abc123";
-    expect(decodeQr(await renderQrPng(text))).toBe(text);
+    expect(decodeQr(renderQrPng(text))).toBe(text);
+  });
+
+  it("draws a small black-and-white PNG: 1-bit grayscale, 6 px per module, a 4-module quiet zone", () => {
+    const png = renderQrPng("http://127.0.0.1:4000/b00001");
+    // IHDR: width, height, bit depth 1, color type 0 (grayscale).
+    expect([png.readUInt32BE(16), png.readUInt32BE(20), png[24], png[25]]).toEqual([222, 222, 1, 0]);
+    expect(png.length).toBeLessThan(1024);
+    const image = PNG.sync.read(png);
+    const dark = (x: number, y: number) => image.data[(y * image.width + x) * 4] === 0;
+    // The quiet zone is white; the top-left finder pattern's corner module starts right after it.
+    expect(dark(23, 23)).toBe(false);
+    expect([dark(24, 24), dark(29, 29), dark(24 + 6 * 6, 24)]).toEqual([true, true, true]);
+  });
+
+  it("decodes for every kind of short link: many codes, long aliases, long base URLs", () => {
+    const texts = [
+      ...Array.from({ length: 300 }, (_, i) => `http://127.0.0.1:4000/${(i * 7919).toString(36).padStart(6, "0")}`),
+      `https://links.a-rather-long-company-domain.example.com/${"Alias_".repeat(10)}1234`,
+    ];
+    expect(texts.filter((t) => decodeQr(renderQrPng(t)) !== t)).toEqual([]);
   });
 });
 

@@ -89,7 +89,7 @@ async function claimAlias(alias: string, claim: (code: string) => Promise<Claime
  */
 async function store(code: string, originalUrl: string, creator: string, base: string, expiresAt: Date | null): Promise<Claimed | null> {
   const object = qrObjectName(code);
-  const png = await renderQrPng(shortUrl(base, code));
+  const png = renderQrPng(shortUrl(base, code));
   try {
     await qrCodes.upload(object, png, { contentType: "image/png", preconditions: { notExists: true } });
   } catch (err) {
