@@ -87,7 +87,6 @@ export class BucketStore {
 
   async put(key: string, data: Buffer, contentType: string | undefined, notExists: boolean): Promise<StoredAttrs> {
     checkKey(key);
-    await fs.mkdir(this.dir, { recursive: true });
     const attrs: StoredAttrs = {
       name: key,
       size: data.length,
@@ -96,7 +95,13 @@ export class BucketStore {
       version: nextVersion(),
     };
     const tmp = path.join(this.dir, `${TEMP_PREFIX}${crypto.randomUUID()}`);
-    await fs.writeFile(tmp, Buffer.concat([Buffer.from(JSON.stringify(attrs) + "\n"), data]));
+    const contents = Buffer.concat([Buffer.from(JSON.stringify(attrs) + "\n"), data]);
+    // The bucket's directory is made on its first upload (or after it was removed), not checked on every one.
+    await fs.writeFile(tmp, contents).catch(async (e: unknown) => {
+      if (!isNoEntry(e)) throw e;
+      await fs.mkdir(this.dir, { recursive: true });
+      await fs.writeFile(tmp, contents);
+    });
     if (!notExists) {
       await fs.rename(tmp, this.file(key));
       return attrs;
@@ -107,7 +112,7 @@ export class BucketStore {
       if ((e as NodeJS.ErrnoException).code === "EEXIST") throw preconditionFailed();
       throw e;
     } finally {
-      await fs.rm(tmp, { force: true });
+      await fs.unlink(tmp);
     }
     return attrs;
   }
