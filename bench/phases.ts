@@ -8,9 +8,12 @@ import type { PhaseSpec } from "./load";
  */
 export type AppPhase = PhaseSpec & { clicks: boolean; onBarePg?: string };
 
+/** A function that picks one of `codes` uniformly at random. */
+const pickerOf = (codes: string[]) => () => codes[Math.floor(Math.random() * codes.length)];
+
 /** `GET /:code` on uniformly random links: the resolve path, also the one tracing's cost is measured on. */
 export function uniformResolves(base: string, codes: string[]): AppPhase {
-  const random = () => codes[Math.floor(Math.random() * codes.length)];
+  const random = pickerOf(codes);
   return {
     name: "GET /:code, uniform",
     url: base,
@@ -23,7 +26,7 @@ export function uniformResolves(base: string, codes: string[]): AppPhase {
 
 /** The app's phases, in order. */
 export function appPhases(base: string, codes: string[], token: string): AppPhase[] {
-  const random = () => codes[Math.floor(Math.random() * codes.length)];
+  const random = pickerOf(codes);
   let shortened = 0;
   return [
     uniformResolves(base, codes),

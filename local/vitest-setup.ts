@@ -3,6 +3,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
+import type { TestProject } from "vitest/node";
 import { loadAppModel } from "./appmodel/cache";
 import { generate } from "./codegen/generate";
 import { appRoot, testScratchRoot } from "./layout.mjs";
@@ -29,8 +30,10 @@ function removeScratchOfExitedWorkers(dir: string): void {
   }
 }
 
-export default async function setup(): Promise<() => Promise<void>> {
+export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   prepareApp(appRoot);
+  // Watch mode reruns without this setup; the runtime reads the analysis and never redoes it.
+  project.onTestsRerun(() => prepareApp(appRoot));
   const run = process.env.LOCAL_TEST_DB_RUN ?? randomBytes(4).toString("hex");
   process.env.LOCAL_TEST_DB_RUN = run;
   return async () => {

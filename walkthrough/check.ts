@@ -236,7 +236,7 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-/** readsOnly tells whether every request of an example is a GET of analytics, which is safe to repeat. */
+/** readsOnlyAnalytics tells whether every request of an example is a GET of analytics, which is safe to repeat. */
 function readsOnlyAnalytics(example: ShellExample): boolean {
   const requests = requestsOf(example.command);
   return requests.length > 0 && requests.every((r) => r.method === "GET" && r.path.startsWith("/analytics/"));

@@ -56,7 +56,7 @@ export function appHash(root: string): string {
   return h.digest("hex");
 }
 
-export function readEntry(file: string): CacheEntry | null {
+function readEntry(file: string): CacheEntry | null {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8")) as CacheEntry;
   } catch {
@@ -72,11 +72,21 @@ export function writeEntry(file: string, entry: CacheEntry): void {
   fs.renameSync(tmp, file);
 }
 
-/** The cached model of the app at `root` when the cache matches its files, else null; throws AppCompileError when the cached analysis found violations. */
-export function cachedAppModel(root: string): AppModel | null {
-  const absRoot = path.resolve(root);
+/** The app's current hash, and its cache entry when that entry was made from the same files. */
+export function readCache(absRoot: string): { hash: string; entry: CacheEntry | null } {
+  const hash = appHash(absRoot);
   const entry = readEntry(appModelFileOf(absRoot));
-  if (entry === null || entry.hash !== appHash(absRoot)) return null;
+  return { hash, entry: entry?.hash === hash ? entry : null };
+}
+
+/** The model an entry holds; throws AppCompileError when the analysis found violations. */
+export function modelOf(entry: CacheEntry): AppModel {
   if ("errors" in entry) throw new AppCompileError(entry.errors);
   return entry.model;
+}
+
+/** The cached model of the app at `root` when the cache matches its files, else null; throws AppCompileError when the cached analysis found violations. */
+export function cachedAppModel(root: string): AppModel | null {
+  const { entry } = readCache(path.resolve(root));
+  return entry && modelOf(entry);
 }

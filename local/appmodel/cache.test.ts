@@ -99,7 +99,8 @@ describe("cachedAppModel", () => {
     const script = `
       const { createRequire } = await import("node:module");
       const { cachedAppModel } = await import(${JSON.stringify(new URL("./cache-file.ts", import.meta.url).href)});
-      await import(${JSON.stringify(new URL("../native/context.ts", import.meta.url).href)});
+      for (const file of ["../native/context.ts", "../native/napi.ts", "../dash/server.ts", "../codegen/generate.ts"])
+        await import(new URL(file, ${JSON.stringify(import.meta.url)}).href);
       const model = cachedAppModel(${JSON.stringify(root)});
       const loaded = Object.keys(createRequire(import.meta.url).cache).some((f) => f.includes("/node_modules/typescript/"));
       process.stdout.write(JSON.stringify({ services: model.services.length, typescriptLoaded: loaded }));`;

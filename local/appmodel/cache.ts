@@ -4,7 +4,7 @@
 import path from "node:path";
 import { appModelFileOf } from "../layout.mjs";
 import { analyzeApp } from "./analyze";
-import { appHash, readEntry, writeEntry } from "./cache-file";
+import { modelOf, readCache, writeEntry, type CacheEntry } from "./cache-file";
 import { type AppModel, AppCompileError } from "./model";
 
 export { appSourceFiles } from "./files";
@@ -12,18 +12,17 @@ export { appSourceFiles } from "./files";
 /** The app model of the app at `root`, from the cache when its hash matches; throws AppCompileError. */
 export function loadAppModel(root: string): AppModel {
   const absRoot = path.resolve(root);
-  const file = appModelFileOf(absRoot);
-  const hash = appHash(absRoot);
-  let entry = readEntry(file);
-  if (entry === null || entry.hash !== hash) {
+  const { hash, entry: cached } = readCache(absRoot);
+  let entry: CacheEntry;
+  if (cached !== null) entry = cached;
+  else {
     try {
       entry = { hash, model: analyzeApp(absRoot) };
     } catch (err) {
       if (!(err instanceof AppCompileError)) throw err;
       entry = { hash, errors: err.errors };
     }
-    writeEntry(file, entry);
+    writeEntry(appModelFileOf(absRoot), entry);
   }
-  if ("errors" in entry) throw new AppCompileError(entry.errors);
-  return entry.model;
+  return modelOf(entry);
 }

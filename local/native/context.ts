@@ -18,7 +18,10 @@ let model: AppModel | null = null;
  */
 export function appModel(): AppModel {
   model ??= cachedAppModel(appRoot);
-  if (model === null) throw new Error(`the app at ${appRoot} has not been analyzed: run \`npm run gen\` (npm start and npm test do it)`);
+  if (model === null)
+    throw new Error(
+      `the analysis of the app at ${appRoot} is missing or stale (a file changed after it): run \`npm run gen\` (npm start and npm test do it first)`,
+    );
   return model;
 }
 

@@ -5,6 +5,7 @@ import { Loading, sendJson, useJson, useStream } from "./api.js";
 
 /** Dirty, up to date or pending, as a pill. */
 function DatabaseState({ d }) {
+  if (d.error) return html`<span class="pill bad" data-testid="db-state">unreadable</span>`;
   if (d.dirty) return html`<span class="pill bad" data-testid="db-state">dirty</span>`;
   if (d.migrations.every((m) => m.applied)) return html`<span class="pill ok" data-testid="db-state">up to date</span>`;
   return html`<span class="pill bad" data-testid="db-state">pending</span>`;
@@ -19,7 +20,7 @@ export function Databases() {
       ${dbs.map(
         (d) => html`
           <div class="card" data-testid="database" data-database=${d.database}>
-            <h3>${d.database} <span class="muted">(service ${d.service})</span> <${DatabaseState} d=${d} /> <span class="muted" data-testid="db-version">${d.version < 0 ? "no migration applied" : `version ${d.version}`}</span></h3>
+            <h3>${d.database} <span class="muted">(service ${d.service})</span> <${DatabaseState} d=${d} /> <span class="muted" data-testid="db-version">${d.error ? "version unknown" : d.version < 0 ? "no migration applied" : `version ${d.version}`}</span></h3>
             ${d.error ? html`<p class="error">${d.error}</p>` : null}
             <table class="list">
               <thead><tr><th>#</th><th>Migration</th><th>Status</th></tr></thead>

@@ -112,7 +112,9 @@ export class BucketStore {
       if ((e as NodeJS.ErrnoException).code === "EEXIST") throw preconditionFailed();
       throw e;
     } finally {
-      await fs.unlink(tmp);
+      await fs.unlink(tmp).catch((e: unknown) => {
+        if (!isNoEntry(e)) throw e;
+      });
     }
     return attrs;
   }
