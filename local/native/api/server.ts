@@ -299,10 +299,11 @@ const STARTUP_RETRY_SECONDS = 2;
  */
 async function migrateDatabases(): Promise<void> {
   for (const db of appModel().databases) {
-    process.stdout.write(`database ${db.name}: migrating\n`);
     for (;;) {
       try {
         await openDatabase(db.name).ready();
+        const version = db.migrations.at(-1)?.number;
+        process.stdout.write(`database ${db.name}: ready${version === undefined ? "" : `, migrated to version ${version}`}\n`);
         break;
       } catch (err) {
         if (!isConnectionFault(err)) throw err;
