@@ -38,6 +38,8 @@ describeLocal("the web page over HTTP", () => {
     expect(get.headers.get("content-type")).toMatch(/^text\/html/);
     expect(get.headers.get("cache-control")).toBe("no-cache");
     expect(body).toContain(`src="${scriptPath()}"`);
+    // An inline icon: otherwise every browser visit asks for /favicon.ico, a short-link lookup that 404s.
+    expect(body).toContain('<link rel="icon" href="data:," />');
 
     const head = await fetch(server.baseUrl + "/", { method: "HEAD" });
     expect(head.status).toBe(200);
