@@ -16,8 +16,9 @@ function ExplorerForm({ endpoints, initial }) {
   const [id, setId] = useState(initial);
   const ep = endpoints.find((e) => e.id === id) ?? endpoints[0];
   const [method, setMethod] = useState(ep.methods[0]);
-  const [path, setPath] = useState("");
-  const [body, setBody] = useState("");
+  // Filled from the endpoint in the first render, so the form never shows (or sends) an empty path.
+  const [path, setPath] = useState(() => callTemplate(ep, ep.methods[0]).path);
+  const [body, setBody] = useState(() => callTemplate(ep, ep.methods[0]).body);
   const [token, setToken] = useState(localStorage.getItem("dash.token") ?? "");
   const [result, setResult] = useState(null);
   const [busy, setBusy] = useState(false);
