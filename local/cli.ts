@@ -2,7 +2,7 @@
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { cachedAppModel } from "./appmodel/cache-file";
+import { modelOf, readCache } from "./appmodel/cache-file";
 import { AppCompileError, type AppModel } from "./appmodel/model";
 import { generate } from "./codegen/generate";
 import { appRoot, genDirOf } from "./layout.mjs";
@@ -13,7 +13,9 @@ import { appRoot, genDirOf } from "./layout.mjs";
  */
 async function compile(): Promise<AppModel> {
   try {
-    return cachedAppModel(appRoot) ?? (await import("./appmodel/cache")).loadAppModel(appRoot);
+    const absRoot = path.resolve(appRoot);
+    const { hash, entry } = readCache(absRoot);
+    return modelOf(entry ?? (await import("./appmodel/cache")).analyzeAndCache(absRoot, hash));
   } catch (e) {
     if (e instanceof AppCompileError) {
       process.stderr.write(e.message + "\n");

@@ -12,17 +12,19 @@ export { appSourceFiles } from "./files";
 /** The app model of the app at `root`, from the cache when its hash matches; throws AppCompileError. */
 export function loadAppModel(root: string): AppModel {
   const absRoot = path.resolve(root);
-  const { hash, entry: cached } = readCache(absRoot);
+  const { hash, entry } = readCache(absRoot);
+  return modelOf(entry ?? analyzeAndCache(absRoot, hash));
+}
+
+/** Analyzes the app whose files hash to `hash` and caches the model, or the violations found. */
+export function analyzeAndCache(absRoot: string, hash: string): CacheEntry {
   let entry: CacheEntry;
-  if (cached !== null) entry = cached;
-  else {
-    try {
-      entry = { hash, model: analyzeApp(absRoot) };
-    } catch (err) {
-      if (!(err instanceof AppCompileError)) throw err;
-      entry = { hash, errors: err.errors };
-    }
-    writeEntry(appModelFileOf(absRoot), entry);
+  try {
+    entry = { hash, model: analyzeApp(absRoot) };
+  } catch (err) {
+    if (!(err instanceof AppCompileError)) throw err;
+    entry = { hash, errors: err.errors };
   }
-  return modelOf(entry);
+  writeEntry(appModelFileOf(absRoot), entry);
+  return entry;
 }
