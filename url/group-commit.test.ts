@@ -60,6 +60,26 @@ describe("GroupCommit", () => {
     expect(await Promise.all(later)).toEqual(["done 2", "done 3", "done 4"]);
   });
 
+  it("sends the next batch before it answers the callers of the one that returned", async () => {
+    // Like a pooled database client, the write reaches its socket only after a nextTick: the next
+    // batch must get there before this thread spends its time answering the last batch's callers.
+    const events: string[] = [];
+    const finishFirst: (() => void)[] = [];
+    const write = async (items: number[]) => {
+      await new Promise((resolve) => process.nextTick(resolve));
+      events.push(`sent ${items.join(",")}`);
+      if (items[0] === 1) await new Promise<void>((resolve) => finishFirst.push(resolve));
+      return items;
+    };
+    const queue = new GroupCommit(write, 10);
+    const first = queue.submit(1).then(() => events.push("answered 1"));
+    await settle();
+    const second = queue.submit(2).then(() => events.push("answered 2"));
+    finishFirst[0]();
+    await Promise.all([first, second]);
+    expect(events).toEqual(["sent 1", "sent 2", "answered 1", "answered 2"]);
+  });
+
   it("never puts more than maxBatch items in one write", async () => {
     const { write, batches, pending } = manualWriter();
     const queue = new GroupCommit(write, 2);

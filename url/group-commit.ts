@@ -1,4 +1,4 @@
-// Group commit: concurrent callers share one write, and each learns its own outcome after it.
+// Group commit: concurrent callers share one write (or one read), and each learns its own outcome after it.
 import { AsyncResource } from "node:async_hooks";
 import diagnostics_channel from "node:diagnostics_channel";
 
@@ -11,11 +11,11 @@ interface Waiter<In, Out> {
   resolve: (out: Out) => void;
   reject: (err: unknown) => void;
   /**
-   * Set on an item that will open a batch: the batch's write, bound to the async context of the call
-   * that queued the item, so the statement belongs to (and is traced in) that caller's request, not
+   * Set on an item that will open a batch: the async context of the call that queued it, which the
+   * batch's write runs in, so the statement belongs to (and is traced in) that caller's request, not
    * to whichever request happened to start the drain loop, which may have long finished.
    */
-  write?: WriteBatch<In, Out>;
+  opener?: AsyncResource;
 }
 
 /**
@@ -33,7 +33,8 @@ const channel = diagnostics_channel.channel(BATCH_CHANNEL);
 
 /**
  * GroupCommit writes queued items in batches, one batch at a time: while a batch is being written,
- * new items queue, and the next batch leaves as soon as the previous one returns. There is no timer:
+ * new items queue, and the next batch leaves as soon as the previous one returns, before that one's
+ * callers are answered, so the database and this thread work side by side. There is no timer:
  * an idle queue writes the first item at the end of the current event-loop turn (setImmediate, so
  * everything that arrived in the same turn shares the write), and a lone item costs one round trip.
  * A caller is answered only after the write holding its item has returned; if that write fails,
@@ -60,7 +61,7 @@ export class GroupCommit<In, Out> {
       // Every batch takes maxBatch items, or all that are left: so the items queued at a multiple of
       // maxBatch are exactly the ones that will open a batch.
       const opens = this.queue.length % this.maxBatch === 0;
-      this.queue.push({ item, resolve, reject, write: opens ? AsyncResource.bind((items: In[]) => this.writeBatch(items)) : undefined });
+      this.queue.push({ item, resolve, reject, opener: opens ? new AsyncResource("group-commit") : undefined });
       if (channel.hasSubscribers) channel.publish({ name: this.name, event: "queue", queued: this.queue.length } satisfies BatchMessage);
       if (!this.writing) {
         this.writing = true;
@@ -69,16 +70,32 @@ export class GroupCommit<In, Out> {
     });
   }
 
+  /** Takes the next batch off the queue and starts writing it. */
+  private startBatch(): { batch: Waiter<In, Out>[]; written: Promise<Out[]> } {
+    const batch = this.queue.splice(0, this.maxBatch);
+    const items = batch.map((w) => w.item);
+    return { batch, written: batch[0].opener!.runInAsyncScope(() => this.writeBatch(items)) };
+  }
+
   private async drain(): Promise<void> {
-    while (this.queue.length > 0) {
-      const batch = this.queue.splice(0, this.maxBatch);
+    let current = this.startBatch();
+    for (;;) {
+      const { batch, written } = current;
+      let settle: () => void;
       try {
-        const results = await batch[0].write!(batch.map((w) => w.item));
+        const results = await written;
         if (results.length !== batch.length) throw new Error(`batch write returned ${results.length} results for ${batch.length} items`);
-        batch.forEach((w, i) => w.resolve(results[i]));
+        settle = () => batch.forEach((w, i) => w.resolve(results[i]));
       } catch (err) {
-        for (const w of batch) w.reject(err);
+        settle = () => batch.forEach((w) => w.reject(err));
       }
+      // The next batch leaves before this one's callers are answered: the database works on it while
+      // this thread answers them. Answers wait for the next macrotask (in batch order), so that the new
+      // write's own steps (microtasks and the pool's nextTick) reach the socket first.
+      const more = this.queue.length > 0;
+      if (more) current = this.startBatch();
+      setImmediate(settle);
+      if (!more) break;
     }
     this.writing = false;
   }
