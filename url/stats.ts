@@ -2,6 +2,7 @@
 import { api } from "encore.dev/api";
 import { isLinkCode } from "./alias";
 import { db } from "./db";
+import { GroupCommit } from "./group-commit";
 import { goneError } from "./resolution";
 
 /** StatsRequest names the link. */
@@ -16,14 +17,37 @@ export interface StatsResponse {
   clicks: number;
 }
 
+/** A link's row as stats reads it. */
+interface StatsRow {
+  code: string;
+  original_url: string;
+  clicks: number;
+  expired: boolean;
+}
+
+/** MAX_STATS_PER_BATCH bounds one read statement. */
+export const MAX_STATS_PER_BATCH = 1000;
+
+/** readStats reads many links in one statement; one row per code asked, null where there is no such link. */
+async function readStats(codes: string[]): Promise<(StatsRow | null)[]> {
+  const rows = await db.queryAll<StatsRow>`
+    SELECT code, original_url, clicks, (expires_at IS NOT NULL AND expires_at <= now()) AS expired
+    FROM urls WHERE code = ANY(${[...new Set(codes)]}::text[])
+  `;
+  const byCode = new Map(rows.map((r) => [r.code, r]));
+  return codes.map((code) => byCode.get(code) ?? null);
+}
+
+/**
+ * Concurrent stats reads share one statement, as clicks do. A read is sent only after its request
+ * arrived (it joins the next batch, never one already in flight), so it sees every click committed
+ * before, by this instance or any other.
+ */
+const statsReads = new GroupCommit(readStats, MAX_STATS_PER_BATCH, "stats");
+
 /** stats reports a link's clicks; public, like the link itself, and gone with it when it expires. */
 export const stats = api({ expose: true, method: "GET", path: "/:code/stats" }, async ({ code }: StatsRequest): Promise<StatsResponse> => {
-  const row = isLinkCode(code)
-    ? await db.queryRow<{ original_url: string; clicks: number; expired: boolean }>`
-          SELECT original_url, clicks, (expires_at IS NOT NULL AND expires_at <= now()) AS expired
-          FROM urls WHERE code = ${code}
-        `
-    : null;
+  const row = isLinkCode(code) ? await statsReads.submit(code) : null;
   if (row === null) throw goneError("not_found");
   if (row.expired) throw goneError("expired");
   return { code, originalUrl: row.original_url, clicks: row.clicks };
