@@ -7,20 +7,36 @@ import type { Napi } from "./napi-types";
 const pool = Buffer.alloc(16 * 1024);
 let used = pool.length;
 
+const ALPHABET = "0123456789abcdefghijklmnopqrstuv";
+
 /**
- * Random bytes as Encore writes trace and span ids (runtimes/core/src/model/mod.rs `serialize_encore`):
- * unpadded base32 with the alphabet 0-9a-v, which is BigInt's own radix-32 alphabet.
+ * Bytes as Encore writes trace and span ids (`serialize_encore` in runtimes/core/src/model/mod.rs and
+ * base32.rs): five bits at a time, most significant first, zero-filled at the end, no padding, in the
+ * alphabet 0-9a-v (RFC 4648's base32hex in lower case).
  */
+export function encoreIdOf(bytes: Uint8Array): string {
+  let out = "";
+  let acc = 0;
+  let bits = 0;
+  for (const byte of bytes) {
+    acc = ((acc << 8) | byte) & 0xfff;
+    bits += 8;
+    while (bits >= 5) {
+      bits -= 5;
+      out += ALPHABET[(acc >>> bits) & 31];
+    }
+  }
+  return bits > 0 ? out + ALPHABET[(acc << (5 - bits)) & 31] : out;
+}
+
+/** Fresh random bytes from the pool, as an Encore id. */
 function encoreId(bytes: number): string {
   if (used + bytes > pool.length) {
     randomFillSync(pool);
     used = 0;
   }
   used += bytes;
-  const bits = bytes * 8;
-  const pad = (5 - (bits % 5)) % 5;
-  const value = BigInt("0x" + pool.toString("hex", used - bytes, used)) << BigInt(pad);
-  return value.toString(32).padStart((bits + pad) / 5, "0");
+  return encoreIdOf(pool.subarray(used - bytes, used));
 }
 
 /** A fresh trace id, so log lines of one request can be told apart. */

@@ -68,7 +68,12 @@ function parseCookies(header: string | undefined): Record<string, string> {
  */
 const BODY_TOO_LARGE = "unable to read request body: length limit exceeded\n\nCaused by:\n    length limit exceeded";
 
+const NO_BODY = Buffer.alloc(0);
+
 async function readBody(req: http.IncomingMessage, limit: number | null): Promise<Buffer> {
+  // Neither chunked nor a Content-Length above 0: HTTP/1.1 says there is no body, so no stream to read.
+  const length = req.headers["content-length"];
+  if (req.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")) return NO_BODY;
   const chunks: Buffer[] = [];
   let size = 0;
   try {
