@@ -72,11 +72,29 @@ export function writeEntry(file: string, entry: CacheEntry): void {
   fs.renameSync(tmp, file);
 }
 
+function isDirectory(p: string): boolean {
+  try {
+    return fs.statSync(p).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether an entry still holds for what is on disk now: the analysis also read the `api.static`
+ * directories (built ones, like web/dist), which the hash does not cover, so one built after an
+ * analysis that missed it (or removed after one that found it) must be checked again.
+ */
+function staticDirsUnchanged(absRoot: string, entry: CacheEntry): boolean {
+  if ("errors" in entry) return !entry.errors.some((e) => e.rule === "static-assets-dir");
+  return entry.model.endpoints.every((ep) => ep.staticAssets === null || isDirectory(path.join(absRoot, ep.staticAssets.dir)));
+}
+
 /** The app's current hash, and its cache entry when that entry was made from the same files. */
 export function readCache(absRoot: string): { hash: string; entry: CacheEntry | null } {
   const hash = appHash(absRoot);
   const entry = readEntry(appModelFileOf(absRoot));
-  return { hash, entry: entry?.hash === hash ? entry : null };
+  return { hash, entry: entry?.hash === hash && staticDirsUnchanged(absRoot, entry) ? entry : null };
 }
 
 /** The model an entry holds; throws AppCompileError when the analysis found violations. */

@@ -14,8 +14,8 @@ const repoRoot = fileURLToPath(new URL("../../", import.meta.url));
 const scratch = path.join(repoRoot, ".local", "test-appmodel", `${process.pid}-${Date.now()}`);
 const fixture = (name: string): string => fileURLToPath(new URL(`../__tests__/fixtures/${name}`, import.meta.url));
 
-function copyFixture(name: string): string {
-  const dir = path.join(scratch, name);
+function copyFixture(name: string, as = name): string {
+  const dir = path.join(scratch, as);
   fs.cpSync(fixture(name), dir, { recursive: true });
   return dir;
 }
@@ -62,6 +62,21 @@ describe("loadAppModel", () => {
     const model = loadAppModel(root);
     expect(model.services[0].name).toBe("account");
     expect(model.databases.find((d) => d.name === "stats")?.migrations.map((m) => m.number)).toEqual([1, 2]);
+  });
+
+  it("checks again when an api.static directory is built or removed, which the hash does not cover", () => {
+    const app = copyFixture("valid", "valid-with-static");
+    fs.writeFileSync(
+      path.join(app, "shop/pages.ts"),
+      'import { api } from "encore.dev/api";\nexport const pages = api.static({ expose: true, path: "/pages/*path", dir: "./dist" });\n',
+    );
+    expect(() => loadAppModel(app)).toThrow(/\[static-assets-dir\]/);
+    fs.mkdirSync(path.join(app, "shop/dist"));
+    expect(loadAppModel(app).endpoints.find((e) => e.name === "pages")?.staticAssets?.dir).toBe("shop/dist");
+    markCache(app);
+    expect(loadAppModel(app).services[0].name).toBe("from-cache");
+    fs.rmdirSync(path.join(app, "shop/dist"));
+    expect(() => loadAppModel(app)).toThrow(/\[static-assets-dir\]/);
   });
 
   it("caches compile errors too and rethrows them", () => {
