@@ -1,6 +1,6 @@
 // Clicks are group-committed: concurrent resolves share one statement that counts them all.
 import { db } from "./db";
-import { GroupCommit } from "./group-commit";
+import { GroupCommit } from "../lib/group-commit";
 import type { Resolution } from "./resolution";
 import type { Visit } from "./visit";
 

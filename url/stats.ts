@@ -2,7 +2,7 @@
 import { api } from "encore.dev/api";
 import { isLinkCode } from "./alias";
 import { db } from "./db";
-import { GroupCommit } from "./group-commit";
+import { GroupCommit } from "../lib/group-commit";
 import { goneError } from "./resolution";
 
 /** StatsRequest names the link. */

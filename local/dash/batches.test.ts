@@ -1,7 +1,7 @@
 // The dashboard's view of the batches the app announces on the `group-commit` diagnostics channel:
 // queued items, the batch in flight, and the last batches, committed or failed with their error.
 import { afterAll, describe, expect, it } from "vitest";
-import { GroupCommit } from "../../url/group-commit";
+import { GroupCommit } from "../../lib/group-commit";
 import { BatchWatch } from "./batches";
 
 describe("BatchWatch", () => {
