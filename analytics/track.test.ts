@@ -1,12 +1,25 @@
 import { randomInt, randomUUID } from "node:crypto";
+import diagnostics_channel from "node:diagnostics_channel";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { url } from "~encore/clients";
 import { describeLocal, drainTopic, duplicateNextMessage, setRetryBackoffScale, singleConnectionDatabase } from "../local/testing";
+import { BATCH_CHANNEL, type BatchMessage } from "../lib/group-commit";
 import { urlShortened } from "../url/topic";
 import { db } from "./db";
 import { utcDay } from "./day";
 import { trackShortened } from "./track";
 import { countedDays, countOn, dayLedger, newEvent, privateMidnight, timesCounted } from "./__tests__/helpers";
+
+/** Counts the deliveries that reach the handler's batches (their sizes, as lib/group-commit.ts announces them). */
+function countedDeliveries(): { stop: () => number } {
+  let items = 0;
+  const onMessage = (m: unknown) => {
+    const message = m as BatchMessage;
+    if (message.name === "analytics" && message.event === "start") items += message.size;
+  };
+  diagnostics_channel.subscribe(BATCH_CHANNEL, onMessage);
+  return { stop: () => (diagnostics_channel.unsubscribe(BATCH_CHANNEL, onMessage), items) };
+}
 
 /** A caller of its own: tests share one database per run. */
 const user = { userID: String(randomInt(1e9, 2 ** 47)), email: `${randomUUID()}@example.com` };
@@ -85,7 +98,7 @@ describe("trackShortened", () => {
 
   it("rejects when the database fails, counting nothing, so the runtime redelivers", async () => {
     const event = newEvent(privateMidnight());
-    vi.spyOn(db, "begin").mockRejectedValueOnce(new Error("connection reset"));
+    vi.spyOn(db, "exec").mockRejectedValueOnce(new Error("connection reset"));
 
     await expect(trackShortened(event)).rejects.toThrow("connection reset");
 
@@ -94,26 +107,30 @@ describe("trackShortened", () => {
     expect(await countOn(utcDay(event.timestamp))).toBe(1);
   });
 
-  it("rolls back the dedupe row when the increment fails, so a retry still counts", async () => {
-    // The daily_stats upsert succeeds, then the transaction fails before commit.
-    const event = newEvent(privateMidnight());
-    const day = utcDay(event.timestamp);
-    const realBegin = db.begin.bind(db);
-    vi.spyOn(db, "begin").mockImplementationOnce(async () => {
-      const tx = await realBegin();
-      const realExec = tx.exec.bind(tx);
-      vi.spyOn(tx, "exec").mockImplementationOnce(async (strings, ...params) => {
-        await realExec(strings, ...params);
-        throw new Error("failed after the increment");
-      });
-      return tx;
-    });
+  it("counts concurrent deliveries in one statement: links of two days, copies among them, each once", async () => {
+    const midnight = privateMidnight();
+    const late = Array.from({ length: 4 }, () => newEvent(new Date(midnight.getTime() - 1000)));
+    const early = Array.from({ length: 3 }, () => newEvent(new Date(midnight.getTime() + 1000)));
+    const statements = vi.spyOn(db, "exec");
 
-    await expect(trackShortened(event)).rejects.toThrow("failed after the increment");
+    await Promise.all([...late, ...early, late[0], early[2], { ...late[0] }].map((e) => trackShortened(e)));
+
+    expect(statements).toHaveBeenCalledTimes(1);
+    expect(await dayLedger(utcDay(late[0].timestamp))).toEqual({ stats: 4, counted: 4 });
+    expect(await dayLedger(utcDay(early[0].timestamp))).toEqual({ stats: 3, counted: 3 });
+  });
+
+  it("fails every delivery of a failed batch, counting none of them, and their retries count each once", async () => {
+    const day = utcDay(privateMidnight());
+    const events = Array.from({ length: 3 }, () => newEvent(new Date(`${day}T09:00:00.000Z`)));
+    vi.spyOn(db, "exec").mockRejectedValueOnce(new Error("connection reset"));
+
+    const first = await Promise.allSettled(events.map((e) => trackShortened(e)));
+    expect(first.map((r) => r.status)).toEqual(["rejected", "rejected", "rejected"]);
     expect(await dayLedger(day)).toEqual({ stats: 0, counted: 0 });
 
-    await trackShortened(event);
-    expect(await dayLedger(day)).toEqual({ stats: 1, counted: 1 });
+    await Promise.all(events.map((e) => trackShortened(e)));
+    expect(await dayLedger(day)).toEqual({ stats: 3, counted: 3 });
   });
 
   it("rejects an event without a valid timestamp instead of guessing its day", async () => {
@@ -189,25 +206,25 @@ describeLocal("delivery on the local runtime", () => {
 
   it("counts copies delivered concurrently once", async () => {
     const event = newEvent(privateMidnight());
-    const begin = vi.spyOn(db, "begin");
+    const counted = countedDeliveries();
     await duplicateNextMessage("url-shortened", { copies: 3, concurrent: true });
 
     await urlShortened.publish(event);
     await drainTopic("url-shortened");
 
-    expect(begin).toHaveBeenCalledTimes(3);
+    expect(counted.stop()).toBe(3);
     expect(await dayLedger(utcDay(event.timestamp))).toEqual({ stats: 1, counted: 1 });
   });
 
   it("retries a handler that failed once and counts the link once", async () => {
     await setRetryBackoffScale(0.001);
     const event = newEvent(privateMidnight());
-    const begin = vi.spyOn(db, "begin").mockRejectedValueOnce(new Error("connection reset"));
+    const statements = vi.spyOn(db, "exec").mockRejectedValueOnce(new Error("connection reset"));
 
     await urlShortened.publish(event);
     await drainTopic("url-shortened");
 
-    expect(begin).toHaveBeenCalledTimes(2);
+    expect(statements).toHaveBeenCalledTimes(2);
     expect(await dayLedger(utcDay(event.timestamp))).toEqual({ stats: 1, counted: 1 });
   });
 

@@ -1,28 +1,60 @@
 import { Subscription } from "encore.dev/pubsub";
+import { GroupCommit } from "../lib/group-commit";
 import { urlShortened, type URLShortenedEvent } from "../url/topic";
 import { db } from "./db";
 import { utcDay } from "./day";
 
+/** A link as counted_urls keys it (code and creation time), and the UTC day it counts on. */
+interface CreatedLink {
+  code: string;
+  createdAt: string;
+  day: string;
+}
+
+/** MAX_LINKS_PER_BATCH bounds one statement. */
+export const MAX_LINKS_PER_BATCH = 500;
+
+const keyOf = (link: CreatedLink) => `${link.code}\0${link.createdAt}`;
+
 /**
- * Counts a shortened link once on its event's UTC day, however often the event is delivered.
- * The link (code + creation time) is recorded in counted_urls in the same transaction as the
- * increment: a redelivery finds it and counts nothing, and a concurrent copy blocks on the primary
- * key until the first commits, then does nothing. Errors propagate so the runtime redelivers.
+ * countLinks counts a batch of links in one statement (one implicit transaction): the links not yet
+ * in counted_urls are recorded there and added to their day in daily_stats, so the record and the
+ * increment commit together, and a link already recorded counts nothing. A batch writes its keys,
+ * then its days, each in one fixed order, so two batches (two instances, or a redelivery) wait for
+ * each other instead of deadlocking; a copy of a link that another batch is writing waits on the
+ * primary key until that batch commits, then counts nothing.
+ */
+async function countLinks(links: CreatedLink[]): Promise<void[]> {
+  const unique = [...new Map(links.map((l) => [keyOf(l), l])).values()].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
+  await db.exec`
+    WITH counted AS (
+      INSERT INTO counted_urls (code, created_at, day)
+      SELECT code, created_at::timestamptz, day::date
+      FROM unnest(${unique.map((l) => l.code)}::text[], ${unique.map((l) => l.createdAt)}::text[],
+                  ${unique.map((l) => l.day)}::text[]) WITH ORDINALITY AS e (code, created_at, day, position)
+      ORDER BY position
+      ON CONFLICT (code, created_at) DO NOTHING
+      RETURNING day
+    )
+    INSERT INTO daily_stats (date, urls_created)
+    SELECT day, count(*) FROM counted GROUP BY day ORDER BY day
+    ON CONFLICT (date) DO UPDATE SET urls_created = daily_stats.urls_created + EXCLUDED.urls_created`;
+  return links.map(() => undefined);
+}
+
+/**
+ * Concurrent deliveries share one statement, as clicks do: one row update of today's count per
+ * batch instead of a queue of transactions waiting on that one row's lock.
+ */
+const linkCounts = new GroupCommit(countLinks, MAX_LINKS_PER_BATCH, "analytics");
+
+/**
+ * Counts a shortened link once on its event's UTC day, however often the event is delivered. It
+ * settles once the statement holding it has committed; errors propagate so the runtime redelivers.
  */
 export async function trackShortened(event: URLShortenedEvent): Promise<void> {
   const day = utcDay(event.timestamp);
-  await using tx = await db.begin();
-  const firstDelivery = await tx.queryRow<{ code: string }>`
-    INSERT INTO counted_urls (code, created_at, day)
-    VALUES (${event.code}, ${event.timestamp}, ${day}::date)
-    ON CONFLICT (code, created_at) DO NOTHING
-    RETURNING code`;
-  if (firstDelivery) {
-    await tx.exec`
-      INSERT INTO daily_stats (date, urls_created) VALUES (${day}::date, 1)
-      ON CONFLICT (date) DO UPDATE SET urls_created = daily_stats.urls_created + 1`;
-  }
-  await tx.commit();
+  await linkCounts.submit({ code: event.code, createdAt: event.timestamp.toISOString(), day });
 }
 
 /**

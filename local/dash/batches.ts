@@ -1,17 +1,17 @@
-// The transactional state of the app's group-committed batches (the url service's click batches): what
+// The transactional state of the app's group-committed batches (clicks, stats reads, analytics' counts): what
 // its GroupCommit announces on the `group-commit` diagnostics channel, kept here for the dashboard.
 import diagnostics_channel from "node:diagnostics_channel";
 import type { TraceError } from "../trace/model";
 import { traceError } from "../trace/tracer";
 
-/** url/group-commit.ts's BATCH_CHANNEL (named, not imported: the runtime never imports the app). */
+/** lib/group-commit.ts's BATCH_CHANNEL (named, not imported: the runtime never imports the app). */
 const CHANNEL = "group-commit";
 /** Finished batches kept per queue. */
 const RECENT = 20;
 /** Live updates are sent at most this often, however fast batches go. */
 const UPDATE_MS = 100;
 
-/** The messages GroupCommit publishes (url/group-commit.ts BatchMessage). */
+/** The messages GroupCommit publishes (lib/group-commit.ts BatchMessage). */
 type Message =
   | { name: string; event: "queue"; queued: number }
   | { name: string; event: "start"; batch: number; size: number; queued: number }

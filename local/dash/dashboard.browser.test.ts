@@ -94,8 +94,8 @@ describe("dashboard in the browser", () => {
     await row("auth auth.auth").waitFor();
     // The delivery is a trace of its own, linked under the publish; its rows appear once it ran.
     await row("track-analytics ← url-shortened (attempt 1)").waitFor();
+    // One statement records the link and adds it to its day (analytics/track.ts).
     await row("INSERT INTO counted_urls").waitFor();
-    await row("INSERT INTO daily_stats").waitFor();
     const labels = await page.getByTestId("row").locator(".label").allTextContents();
     const delivery = labels.findIndex((l) => l.startsWith("track-analytics"));
     expect(labels.findIndex((l) => l.includes("publish url-shortened"))).toBeLessThan(delivery);
@@ -103,6 +103,8 @@ describe("dashboard in the browser", () => {
 
     await row("INSERT INTO urls").click();
     expect(await page.getByTestId("details").textContent()).toContain("ON CONFLICT (code) DO NOTHING");
+    await row("INSERT INTO counted_urls").click();
+    expect(await page.getByTestId("details").textContent()).toContain("INSERT INTO daily_stats");
     await row("track-analytics").click();
     expect(await page.getByTestId("details").getByTestId("payload").first().textContent()).toContain(
       "https://example.com/from-the-browser",
@@ -270,12 +272,12 @@ describe("dashboard in the browser", () => {
     };
     await counts(0, 0, 0);
 
-    // Deliveries wait at their transaction until the gate opens: 100 run at once (the default
+    // Deliveries wait at their statement until the gate opens: 100 run at once (the default
     // concurrency), the rest wait in the queue.
     let open!: () => void;
     const gate = new Promise<void>((resolve) => (open = resolve));
-    const begin = analyticsDb.begin.bind(analyticsDb);
-    vi.spyOn(analyticsDb, "begin").mockImplementation(async () => (await gate, begin()));
+    const exec = analyticsDb.exec.bind(analyticsDb);
+    vi.spyOn(analyticsDb, "exec").mockImplementation(async (strings, ...params) => (await gate, exec(strings, ...params)));
     const day = privateMidnight();
     await Promise.all(Array.from({ length: 102 }, () => urlShortened.publish(newEvent(day))));
     await counts(2, 100, 0);
@@ -287,7 +289,7 @@ describe("dashboard in the browser", () => {
     // A delivery that fails waits for its retry (1 s, here 3 s), then succeeds.
     await setRetryBackoffScale(3);
     try {
-      vi.spyOn(analyticsDb, "begin").mockRejectedValueOnce(new Error("connection reset"));
+      vi.spyOn(analyticsDb, "exec").mockRejectedValueOnce(new Error("connection reset"));
       await urlShortened.publish(newEvent(day));
       await counts(0, 0, 1);
       await counts(0, 0, 0);
@@ -313,7 +315,9 @@ describe("dashboard in the browser", () => {
       return { clicks: newer.reduce((n, r) => n + Number(r.size), 0), states: [...new Set(newer.map((r) => r.state))] };
     };
     await expect.poll(mine, { timeout: 10_000 }).toEqual({ clicks: 8, states: ["committed"] });
-    expect(await page.getByTestId("in-flight").textContent()).toBe("no batch in flight");
+    expect(await page.locator('[data-testid="batch-queue"][data-queue="clicks"]').getByTestId("in-flight").textContent()).toBe(
+      "no batch in flight",
+    );
     await page.screenshot({ path: path.join(shots, "batches.png") });
   });
 });

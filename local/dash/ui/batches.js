@@ -51,8 +51,8 @@ export function Batches() {
     <section>
       <h2>Batches</h2>
       <p class="muted">
-        Clicks are group-committed: one statement (one transaction) in flight at a time counts every click queued meanwhile.
-        Its SQL is in the trace of the request whose click opened the batch.
+        Clicks, stats reads and analytics' link counts are batched: per queue, one statement (one transaction) in flight at a
+        time takes everything queued meanwhile. Its SQL is in the trace of the request (or delivery) that opened the batch.
       </p>
       ${queues.length === 0 ? html`<p class="muted" data-testid="no-batches">No batch written since the dashboard started.</p>` : null}
       ${queues.map((q) => html`<${Queue} q=${q} />`)}
