@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { db } from "./db";
-import { enqueueShortened, relayOutbox } from "./outbox";
+import { enqueueShortened, publishQueued, relayOutbox } from "./outbox";
 import { urlShortened } from "./topic";
 import { newUser, shortenAs } from "./__tests__/helpers";
 
@@ -23,6 +23,27 @@ describe("the url-shortened outbox", () => {
     const link = await shortenAs(newUser(), "https://example.com/outbox/published");
     expect(callsFor(publish, link.code)).toHaveLength(1);
     expect(await outboxRows(link.code)).toEqual([]);
+  });
+
+  it("removes the rows of events published together in one statement", async () => {
+    const codes = Array.from({ length: 6 }, (_, i) => `tgthr${i}${Date.now() % 1000}`);
+    const queued = [];
+    {
+      await using tx = await db.begin();
+      for (const code of codes)
+        queued.push(await enqueueShortened(tx, { code, originalUrl: "https://example.com/together", timestamp: new Date() }));
+      await tx.commit();
+    }
+    // The broker acknowledges all six at once, so their removals queue together.
+    let acknowledge!: () => void;
+    const acknowledged = new Promise<string>((resolve) => (acknowledge = () => resolve("message-id")));
+    vi.spyOn(urlShortened, "publish").mockReturnValue(acknowledged);
+    const exec = vi.spyOn(db, "exec");
+    const published = Promise.all(queued.map((q) => publishQueued(q)));
+    acknowledge();
+    expect(await published).toEqual(Array(6).fill(true));
+    expect(exec).toHaveBeenCalledTimes(1);
+    for (const code of codes) expect(await outboxRows(code)).toEqual([]);
   });
 
   it("keeps the event of a failed publish until the relay publishes it, with the link's own timestamp", async () => {

@@ -4,6 +4,7 @@
 // published twice (a crash after publishing but before removing the row) costs nothing.
 import log from "encore.dev/log";
 import type { Transaction } from "encore.dev/storage/sqldb";
+import { GroupCommit } from "../lib/group-commit";
 import { db } from "./db";
 import { urlShortened, type URLShortenedEvent } from "./topic";
 
@@ -30,6 +31,15 @@ export async function enqueueShortened(tx: Transaction, event: URLShortenedEvent
   return { id: row.id, event };
 }
 
+/** removeRows deletes published events' rows, all in one statement. */
+async function removeRows(ids: number[]): Promise<void[]> {
+  await db.exec`DELETE FROM url_shortened_outbox WHERE id = ANY(${ids}::bigint[])`;
+  return ids.map(() => undefined);
+}
+
+/** Rows of events published at once are removed together: one statement, not one commit per new link. */
+const removals = new GroupCommit(removeRows, 1000, "outbox");
+
 /**
  * publishQueued publishes an outbox event and removes its row; returns whether it was published.
  * A failure is logged, not thrown: the link is committed and its row waits for the relay.
@@ -42,7 +52,7 @@ export async function publishQueued({ id, event }: QueuedEvent): Promise<boolean
     return false;
   }
   try {
-    await db.exec`DELETE FROM url_shortened_outbox WHERE id = ${id}`;
+    await removals.submit(id);
   } catch (err) {
     log.warn(err, "published url-shortened but could not remove its outbox row; it will be published again", { code: event.code });
   }
