@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { url } from "~encore/clients";
 import { db } from "./db";
-import { enqueueShortened, publishQueued, relayOutbox } from "./outbox";
+import { publishQueued, relayOutbox, type QueuedEvent } from "./outbox";
 import { urlShortened } from "./topic";
 import { newUser, shortenAs } from "./__tests__/helpers";
 
@@ -10,6 +11,14 @@ afterEach(() => {
 
 async function outboxRows(code: string): Promise<{ code: string; created_at: Date }[]> {
   return db.queryAll<{ code: string; created_at: Date }>`SELECT code, created_at FROM url_shortened_outbox WHERE code = ${code}`;
+}
+
+/** Writes an event row the way url/shorten.ts does, without a link. */
+async function queueEvent(code: string, originalUrl: string): Promise<QueuedEvent> {
+  const row = await db.queryRow<{ id: number; created_at: Date }>`
+    INSERT INTO url_shortened_outbox (code, original_url, created_at) VALUES (${code}, ${originalUrl}, now())
+    RETURNING id, created_at`;
+  return { id: row!.id, event: { code, originalUrl, timestamp: row!.created_at } };
 }
 
 /** Calls of the spy for one code: the relay may publish other tests' leftovers meanwhile. */
@@ -27,13 +36,7 @@ describe("the url-shortened outbox", () => {
 
   it("removes the rows of events published together in one statement", async () => {
     const codes = Array.from({ length: 6 }, (_, i) => `tgthr${i}${Date.now() % 1000}`);
-    const queued = [];
-    {
-      await using tx = await db.begin();
-      for (const code of codes)
-        queued.push(await enqueueShortened(tx, { code, originalUrl: "https://example.com/together", timestamp: new Date() }));
-      await tx.commit();
-    }
+    const queued = await Promise.all(codes.map((code) => queueEvent(code, "https://example.com/together")));
     // The broker acknowledges all six at once, so their removals queue together.
     let acknowledge!: () => void;
     const acknowledged = new Promise<string>((resolve) => (acknowledge = () => resolve("message-id")));
@@ -62,23 +65,23 @@ describe("the url-shortened outbox", () => {
 
   it("leaves fresh rows to the request that wrote them", async () => {
     const code = `fresh${Date.now() % 10}`;
-    await using tx = await db.begin();
-    const queued = await enqueueShortened(tx, { code, originalUrl: "https://example.com/fresh", timestamp: new Date() });
-    await tx.commit();
+    const queued = await queueEvent(code, "https://example.com/fresh");
     const publish = vi.spyOn(urlShortened, "publish");
     await relayOutbox(60);
     expect(callsFor(publish, code)).toEqual([]);
     await db.exec`DELETE FROM url_shortened_outbox WHERE id = ${queued.id}`;
   });
 
-  it("writes no event for a link whose transaction rolls back", async () => {
-    const code = `rolled${Date.now() % 10}`;
-    {
-      await using tx = await db.begin();
-      await tx.exec`INSERT INTO urls (code, original_url) VALUES (${code}, 'https://example.com/rolled')`;
-      await enqueueShortened(tx, { code, originalUrl: "https://example.com/rolled", timestamp: new Date() });
-      await tx.rollback();
-    }
+  it("writes no event when the code is taken: the clash stores neither row", async () => {
+    // A row that holds the code but has no image, so the upload succeeds and the insert is what clashes.
+    const code = `taken-${Date.now()}`;
+    await db.exec`INSERT INTO urls (code, original_url) VALUES (${code}, 'https://example.com/outbox/first')`;
+    const publish = vi.spyOn(urlShortened, "publish");
+    await expect(url.shorten({ url: "https://example.com/outbox/second", alias: code }, { authData: newUser() })).rejects.toThrow(
+      /already taken/,
+    );
+    expect(callsFor(publish, code)).toEqual([]);
     expect(await outboxRows(code)).toEqual([]);
+    await db.exec`DELETE FROM urls WHERE code = ${code}`;
   });
 });

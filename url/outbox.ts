@@ -1,9 +1,8 @@
-// The url-shortened outbox (migration 004): the event is written in the link's transaction and
-// published after the commit, so a committed link never misses its event, whatever fails or dies
-// in between. A relay republishes what is left; the subscriber counts each link once, so an event
+// The url-shortened outbox (migration 004): the event is written in the statement that stores the
+// link (url/shorten.ts) and published after the commit, so a committed link never misses its event,
+// whatever fails or dies in between. A relay republishes what is left; the subscriber counts each link once, so an event
 // published twice (a crash after publishing but before removing the row) costs nothing.
 import log from "encore.dev/log";
-import type { Transaction } from "encore.dev/storage/sqldb";
 import { GroupCommit } from "../lib/group-commit";
 import { db } from "./db";
 import { urlShortened, type URLShortenedEvent } from "./topic";
@@ -19,16 +18,6 @@ const RELAY_BATCH = 100;
 export interface QueuedEvent {
   id: number;
   event: URLShortenedEvent;
-}
-
-/** enqueueShortened writes the event in the link's transaction; publish it with publishQueued after the commit. */
-export async function enqueueShortened(tx: Transaction, event: URLShortenedEvent): Promise<QueuedEvent> {
-  const row = await tx.queryRow<{ id: number }>`
-    INSERT INTO url_shortened_outbox (code, original_url, created_at)
-    VALUES (${event.code}, ${event.originalUrl}, ${event.timestamp})
-    RETURNING id`;
-  if (!row) throw new Error("outbox insert returned no row");
-  return { id: row.id, event };
 }
 
 /** removeRows deletes published events' rows, all in one statement. */

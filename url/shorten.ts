@@ -10,7 +10,7 @@ import { callerID } from "./caller";
 import { allocateCode } from "./code";
 import { db } from "./db";
 import { limitShorten } from "./limits";
-import { enqueueShortened, publishQueued, type QueuedEvent } from "./outbox";
+import { publishQueued, type QueuedEvent } from "./outbox";
 import { validateExpiry } from "./expiry";
 import { qrCodeUrl, qrObjectName, renderQrPng } from "./qr";
 import { validateTarget } from "./validate-target";
@@ -42,10 +42,12 @@ interface Claimed {
   expiresAt: Date | null;
 }
 
+/** StoredLink is the row just inserted and the id of its outbox event. */
 interface StoredLink {
   code: string;
   created_at: Date;
   expires_at: Date | null;
+  outbox_id: number;
 }
 
 /**
@@ -78,7 +80,7 @@ async function claimAlias(alias: string, claim: (code: string) => Promise<Claime
 
 /**
  * store claims `code` for the link: its QR image first, then its row and its outbox event in one
- * transaction; null means the code is taken.
+ * statement (one implicit transaction, one round trip); null means the code is taken.
  *
  * Image first, so a stored link always has its image and a failed upload leaves no row.
  * `notExists` keeps the upload from replacing another link's image: an existing `<code>.png` means the
@@ -98,18 +100,24 @@ async function store(code: string, originalUrl: string, creator: string, base: s
     throw APIError.unavailable("could not store the QR code, please try again");
   }
   try {
-    await using tx = await db.begin();
-    const link = await tx.queryRow<StoredLink>`
-      INSERT INTO urls (code, original_url, creator, expires_at)
-      VALUES (${code}, ${originalUrl}, ${creator}, ${expiresAt})
-      ON CONFLICT (code) DO NOTHING
-      RETURNING code, created_at, expires_at
+    // The event row (url/outbox.ts) is written with the link or not at all: a taken code writes neither.
+    const link = await db.queryRow<StoredLink>`
+      WITH link AS (
+        INSERT INTO urls (code, original_url, creator, expires_at)
+        VALUES (${code}, ${originalUrl}, ${creator}, ${expiresAt})
+        ON CONFLICT (code) DO NOTHING
+        RETURNING code, original_url, created_at, expires_at
+      ), queued AS (
+        INSERT INTO url_shortened_outbox (code, original_url, created_at)
+        SELECT code, original_url, created_at FROM link
+        RETURNING id
+      )
+      SELECT link.code, link.created_at, link.expires_at, queued.id AS outbox_id FROM link CROSS JOIN queued
     `;
-    const queued = link && (await enqueueShortened(tx, { code: link.code, originalUrl, timestamp: link.created_at }));
-    await tx.commit();
-    return queued && { queued, expiresAt: link.expires_at };
+    if (link === null) return null;
+    const queued = { id: link.outbox_id, event: { code: link.code, originalUrl, timestamp: link.created_at } };
+    return { queued, expiresAt: link.expires_at };
   } catch (err) {
-    // The upload created the image (notExists), and no link will own it now.
     await qrCodes.remove(object).catch((removeErr) => log.error(removeErr, "could not remove orphaned QR code", { code }));
     throw err;
   }

@@ -91,13 +91,11 @@ describe("traces of the running app", () => {
       parentTraceId: res.traceId,
     });
     expect(span.durationMs).toBeGreaterThanOrEqual(0);
-    const tx = span.events.find((e) => e.kind === "db_transaction")!;
-    expect(tx.fields).toMatchObject({ database: "analytics", completion: "commit" });
-    const inTx = span.events.filter((e) => e.kind === "db_query" && e.fields.txId === tx.id);
-    expect(inTx.map((e) => String(e.fields.query))).toEqual([
-      expect.stringContaining("INSERT INTO counted_urls"),
-      expect.stringContaining("INSERT INTO daily_stats"),
-    ]);
+    // The delivery opened its batch, so the batch's one statement (record and increment) is in its span.
+    const queries = span.events.filter((e) => e.kind === "db_query");
+    expect(queries).toHaveLength(1);
+    expect(queries[0].fields).toMatchObject({ database: "analytics" });
+    expect(String(queries[0].fields.query)).toMatch(/INSERT INTO counted_urls[\s\S]*INSERT INTO daily_stats/);
   });
 
   it("records the cache call of a rate-limited sign-up: its operation, key, write and result", async () => {

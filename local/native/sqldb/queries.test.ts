@@ -1,5 +1,9 @@
 // Statements, transactions, connections and errors, on both engines.
 import { expect, it } from "vitest";
+import crypto from "node:crypto";
+import { tracer } from "../../trace";
+import type { Napi } from "../napi-types";
+import { Request } from "../request";
 import { QueryArgs } from "./cursor";
 import { detachedFromTransactions } from "./lock";
 import { rejection, row, rows, describeOnEngines } from "./testkit";
@@ -21,6 +25,23 @@ describeOnEngines("queries", SCHEMA, (t) => {
     expect(await rows(t.db, "SELECT id, name FROM item ORDER BY id")).toEqual([{ id: 1, name: "kept" }]);
     await expect(tx.commit()).rejects.toThrow("transaction closed");
     await expect(tx.query("SELECT 1", new QueryArgs([]))).rejects.toThrow("transaction closed");
+  });
+
+  it("traces a transaction as Encore's DBTransactionStart and End, with its queries pointing at it", async () => {
+    const ids = { traceId: `tx${crypto.randomUUID()}`, spanId: `span${crypto.randomUUID()}` };
+    const span = tracer.start(ids, { kind: "request", service: "svc", endpoint: "ep" })!;
+    const source = new Request({ payload: null, meta: { trace: ids } as Napi.RequestMeta });
+    const tx = await t.db.begin(source);
+    await (await tx.query("INSERT INTO item VALUES ($1, $2)", new QueryArgs([7, "traced"]), source)).next();
+    await tx.rollback();
+    span.end({});
+
+    const events = tracer.get(ids.traceId)!.spans[0].events;
+    const txEvent = events.find((e) => e.kind === "db_transaction")!;
+    expect(txEvent.fields).toMatchObject({ database: t.db.model.name, completion: "rollback" });
+    expect(events.filter((e) => e.kind === "db_query" && e.fields.txId === txEvent.id).map((e) => e.fields.query)).toEqual([
+      "INSERT INTO item VALUES ($1, $2)",
+    ]);
   });
 
   it("commits a failed transaction as a rollback, without an error, as PostgreSQL does", async () => {
