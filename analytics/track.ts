@@ -5,14 +5,14 @@ import { db } from "./db";
 import { utcDay } from "./day";
 
 /** A link as counted_urls keys it (code and creation time), and the UTC day it counts on. */
-interface CreatedLink {
+export interface CreatedLink {
   code: string;
   createdAt: string;
   day: string;
 }
 
 /** MAX_LINKS_PER_BATCH bounds one statement. */
-export const MAX_LINKS_PER_BATCH = 500;
+const MAX_LINKS_PER_BATCH = 500;
 
 const keyOf = (link: CreatedLink) => `${link.code}\0${link.createdAt}`;
 
@@ -22,9 +22,10 @@ const keyOf = (link: CreatedLink) => `${link.code}\0${link.createdAt}`;
  * increment commit together, and a link already recorded counts nothing. A batch writes its keys,
  * then its days, each in one fixed order, so two batches (two instances, or a redelivery) wait for
  * each other instead of deadlocking; a copy of a link that another batch is writing waits on the
- * primary key until that batch commits, then counts nothing.
+ * primary key until that batch commits, then counts nothing. Exported so a test can run several
+ * instances' batches against each other.
  */
-async function countLinks(links: CreatedLink[]): Promise<void[]> {
+export async function countLinks(links: CreatedLink[]): Promise<void[]> {
   const unique = [...new Map(links.map((l) => [keyOf(l), l])).values()].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
   await db.exec`
     WITH counted AS (

@@ -45,7 +45,9 @@ describe("the url-shortened outbox", () => {
     const published = Promise.all(queued.map((q) => publishQueued(q)));
     acknowledge();
     expect(await published).toEqual(Array(6).fill(true));
-    expect(exec).toHaveBeenCalledTimes(1);
+    // Only this test's statements: the relay may remove another test's leftover meanwhile.
+    const ids = new Set(queued.map((q) => q.id));
+    expect(exec.mock.calls.filter(([, batchIds]) => (batchIds as number[]).some((id) => ids.has(id)))).toHaveLength(1);
     for (const code of codes) expect(await outboxRows(code)).toEqual([]);
   });
 

@@ -26,8 +26,11 @@ async function removeRows(ids: number[]): Promise<void[]> {
   return ids.map(() => undefined);
 }
 
+/** MAX_REMOVALS_PER_BATCH bounds one DELETE. */
+const MAX_REMOVALS_PER_BATCH = 1000;
+
 /** Rows of events published at once are removed together: one statement, not one commit per new link. */
-const removals = new GroupCommit(removeRows, 1000, "outbox");
+const removals = new GroupCommit(removeRows, MAX_REMOVALS_PER_BATCH, "outbox");
 
 /**
  * publishQueued publishes an outbox event and removes its row; returns whether it was published.

@@ -118,6 +118,7 @@ async function store(code: string, originalUrl: string, creator: string, base: s
     const queued = { id: link.outbox_id, event: { code: link.code, originalUrl, timestamp: link.created_at } };
     return { queued, expiresAt: link.expires_at };
   } catch (err) {
+    // No row holds the code, so the image just uploaded belongs to nobody.
     await qrCodes.remove(object).catch((removeErr) => log.error(removeErr, "could not remove orphaned QR code", { code }));
     throw err;
   }

@@ -26,7 +26,7 @@ interface StatsRow {
 }
 
 /** MAX_STATS_PER_BATCH bounds one read statement. */
-export const MAX_STATS_PER_BATCH = 1000;
+const MAX_STATS_PER_BATCH = 1000;
 
 /** readStats reads many links in one statement; one row per code asked, null where there is no such link. */
 async function readStats(codes: string[]): Promise<(StatsRow | null)[]> {

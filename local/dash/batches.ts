@@ -1,5 +1,6 @@
-// The transactional state of the app's group-committed batches (clicks, stats reads, analytics' counts): what
-// its GroupCommit announces on the `group-commit` diagnostics channel, kept here for the dashboard.
+// The transactional state of the app's group-committed batches (clicks, stats reads, analytics' counts,
+// outbox removals): what GroupCommit announces on the `group-commit` diagnostics channel, kept here for
+// the dashboard.
 import diagnostics_channel from "node:diagnostics_channel";
 import type { TraceError } from "../trace/model";
 import { traceError } from "../trace/tracer";

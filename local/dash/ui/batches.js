@@ -1,4 +1,4 @@
-// The click batches' transactional state, live: items queued, the batch in flight (size, age), and the
+// The batches' transactional state, per queue, live: items queued, the batch in flight (size, age), and the
 // last batches (size, duration, committed or failed with the error).
 import { useCallback, useEffect, useState } from "preact/hooks";
 import { html, ms } from "./html.js";
@@ -51,7 +51,7 @@ export function Batches() {
     <section>
       <h2>Batches</h2>
       <p class="muted">
-        Clicks, stats reads and analytics' link counts are batched: per queue, one statement (one transaction) in flight at a
+        Clicks, stats reads, analytics' link counts and outbox removals are batched: per queue, one statement (one transaction) in flight at a
         time takes everything queued meanwhile. Its SQL is in the trace of the request (or delivery) that opened the batch.
       </p>
       ${queues.length === 0 ? html`<p class="muted" data-testid="no-batches">No batch written since the dashboard started.</p>` : null}
