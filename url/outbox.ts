@@ -1,7 +1,8 @@
 // The url-shortened outbox (migration 004): the event is written in the statement that stores the
 // link (url/shorten.ts) and published after the commit, so a committed link never misses its event,
-// whatever fails or dies in between. A relay republishes what is left; the subscriber counts each link once, so an event
-// published twice (a crash after publishing but before removing the row) costs nothing.
+// whatever fails or dies in between. A relay republishes what is left; the subscriber counts each
+// link once, so an event published twice (a crash after publishing but before removing the row)
+// costs nothing.
 import log from "encore.dev/log";
 import { GroupCommit } from "../lib/group-commit";
 import { db } from "./db";
