@@ -4,9 +4,10 @@ import type { PhaseSpec } from "./load";
 
 /**
  * A phase, whether its expected answers are clicks (a resolve that must be stored), and, for the phases
- * bench/bare-pg-server.ts also answers, what that bare node:http + pg server does for the same requests.
+ * bench/bare-pg-server.ts also answers, what that bare node:http + pg server does for the same requests,
+ * and what it does with --group-commit, where that differs.
  */
-export type AppPhase = PhaseSpec & { clicks: boolean; onBarePg?: string };
+export type AppPhase = PhaseSpec & { clicks: boolean; onBarePg?: string; onBatchedPg?: string };
 
 /** A function that picks one of `codes` uniformly at random. */
 const pickerOf = (codes: string[]) => () => codes[Math.floor(Math.random() * codes.length)];
@@ -20,6 +21,7 @@ export function uniformResolves(base: string, codes: string[]): AppPhase {
     expect: 200,
     clicks: true,
     onBarePg: "one UPDATE ... RETURNING per click",
+    onBatchedPg: "clicks group-committed, links' rows only",
     next: () => ({ path: `/${random()}` }),
   };
 }

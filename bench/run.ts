@@ -1,6 +1,7 @@
 // `npm run bench`: the app as `npm start` runs it (embedded PGlite, or the server DATABASE_URL names)
 // against a bare node:http server measured right before each phase, over loopback, with autocannon;
-// on a server also against bare node:http + pg doing the same database work (bare-pg-server.ts);
+// on a server also against bare node:http + pg doing the same database work, and group-committing
+// clicks (bare-pg-server.ts);
 // then tracing's cost, the uniform resolves with tracing on and off (tracing-cost.ts).
 // After every phase and round the stored click total must equal the successful resolves so far.
 // Any other environment variable reaches the app unchanged.
@@ -52,12 +53,17 @@ async function main(): Promise<number> {
   const state = freshAppState();
   const bare = await startServer("bare-server.ts");
   let barePg: Awaited<ReturnType<typeof startServer>> | null = null;
+  let batchedPg: Awaited<ReturnType<typeof startServer>> | null = null;
   let app: SpawnedApp | null = null;
   const rows: TableRow[] = [];
   const problems: string[] = [];
   try {
     app = await seededApp(state, codes);
-    if (state.databaseUrl) barePg = await startServer("bare-pg-server.ts", databaseUrl(state.databaseUrl, `${state.dbPrefix}url`));
+    if (state.databaseUrl) {
+      const urlDb = databaseUrl(state.databaseUrl, `${state.dbPrefix}url`);
+      barePg = await startServer("bare-pg-server.ts", urlDb);
+      batchedPg = await startServer("bare-pg-server.ts", urlDb, "--group-commit");
+    }
     const token = await signUp(app.baseUrl);
     let clicks = 0;
     /** Counts a phase's resolves, and notes unexpected answers and a stored click total that differs. */
@@ -71,15 +77,19 @@ async function main(): Promise<number> {
       // The bare server right before each phase: the machine's other load changes from minute to minute.
       const baseline = await runPhase({ name: "bare node:http, constant JSON", url: bare.url, expect: 200 });
       rows.push({ result: baseline });
-      let reference: PhaseResult | undefined;
-      if (barePg && phase.onBarePg) {
-        reference = await runPhase({ ...phase, name: `bare node:http + pg, ${phase.onBarePg}`, url: barePg.url });
+      /** Runs the phase on a bare node:http + pg server, if there is one and it does this phase. */
+      const onReference = async (server: typeof barePg, does: string | undefined) => {
+        if (!server || !does) return undefined;
+        const reference = await runPhase({ ...phase, name: `bare node:http + pg, ${does}`, url: server.url });
         // Its clicks go to a copy of the links: the app's stored total must not move.
-        await check(app.baseUrl, reference, false);
+        await check(app!.baseUrl, reference, false);
         rows.push({ result: reference, bare: baseline });
-      }
+        return reference;
+      };
+      const reference = await onReference(barePg, phase.onBarePg);
+      const batched = await onReference(batchedPg, phase.onBatchedPg);
       const result = await runPhase(phase);
-      rows.push({ result, bare: baseline, barePg: reference });
+      rows.push({ result, bare: baseline, barePg: reference, batchedPg: batched });
       await check(app.baseUrl, result, phase.clicks);
     }
     await app.stop();
@@ -104,6 +114,7 @@ async function main(): Promise<number> {
   } finally {
     bare.stop();
     barePg?.stop();
+    batchedPg?.stop();
     await app?.stop();
     await removeAppState(state);
   }
