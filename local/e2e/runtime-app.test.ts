@@ -98,6 +98,13 @@ describe("responses", () => {
     expect(res.headers.get("x-raw")).toBe("yes");
     expect(res.text).toBe("hello /raw/bob?x=1");
   });
+
+  it("gives each of many concurrent requests its own metadata, also after a nested service call", async () => {
+    // Pauses in reverse order, so the requests finish in another order than they started.
+    const ids = Array.from({ length: 40 }, (_, i) => `r${i}`);
+    const answers = await Promise.all(ids.map((id, i) => call(`/meta/${id}?pauseMs=${40 - i}`)));
+    expect(answers.map((a) => a.json)).toEqual(ids.map((id) => ({ id, seen: id, endpoint: "whoseMeta" })));
+  });
 });
 
 describe("errors", () => {

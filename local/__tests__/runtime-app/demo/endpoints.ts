@@ -1,4 +1,5 @@
 import { api, APIError, ErrCode, HttpStatus, type Header, type Query } from "encore.dev/api";
+import { currentRequest, type APICallMeta } from "encore.dev";
 import { getAuthData } from "~encore/auth";
 import { other } from "~encore/clients";
 import type { IsEmail, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
@@ -79,3 +80,14 @@ export const rawHello = api.raw({ expose: true, method: "GET", path: "/raw/:name
   resp.statusCode = 202;
   resp.end(`hello ${req.url}`);
 });
+
+/** Reports the request it runs in after a nested service call and a pause, so a test sees whose metadata it got. */
+export const whoseMeta = api(
+  { expose: true, method: "GET", path: "/meta/:id" },
+  async ({ id, pauseMs }: { id: string; pauseMs: Query<number> }): Promise<{ id: string; seen: string; endpoint: string }> => {
+    await other.double({ n: 1, at: new Date() });
+    await new Promise((resolve) => setTimeout(resolve, pauseMs));
+    const meta = currentRequest() as APICallMeta;
+    return { id, seen: String(meta.pathParams.id), endpoint: meta.api.endpoint };
+  },
+);
