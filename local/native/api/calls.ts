@@ -54,7 +54,7 @@ export async function apiCall(
   const meta: Napi.RequestMeta = {
     startedAt: new Date().toISOString(),
     trace: newTrace(sourceTrace),
-    apiCall: apiCallMeta(ep, { method: ep.model.methods[0], path, pathAndQuery: path, pathParams, headers: {}, payload: params }),
+    apiCall: apiCallMeta(ep, { method: ep.model.methods[0], path, pathAndQuery: path, pathParams, headers: {} }, params),
   };
   // Encore's RPCCallStart in the caller's span, and the callee's span pointing back at it.
   const caller = spanOf(source);

@@ -57,7 +57,8 @@ export async function authenticate(src: CredentialSource, meta: Napi.RequestMeta
     }
   }
   if (!present) return { data: null, error: null };
-  const req = new Request({ payload: params, meta: { ...meta, trace: newTrace(meta.trace) } });
+  // Object.assign rather than a spread with more properties, which costs microseconds on Node 20 (see forwarded.ts).
+  const req = new Request({ payload: params, meta: Object.assign({}, meta, { trace: newTrace(meta.trace) }) });
   const span = startSpanFor(req, "auth", { service: handler.service, endpoint: handler.name, payload: params });
   let result: unknown;
   try {

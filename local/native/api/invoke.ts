@@ -12,25 +12,24 @@ export interface HandlerResult {
   status?: number;
 }
 
+/** Where and how an endpoint was called: the apiCall part of its request metadata, less the payload. */
+export interface CallSite {
+  method: string;
+  path: string;
+  pathAndQuery: string;
+  pathParams: Record<string, string>;
+  headers: Record<string, unknown>;
+}
+
 /** The apiCall part of request metadata for an endpoint call. */
-export function apiCallMeta(
-  ep: Pick<RegisteredEndpoint, "model">,
-  call: {
-    method: string;
-    path: string;
-    pathAndQuery: string;
-    pathParams: Record<string, string>;
-    headers: Record<string, unknown>;
-    payload: unknown;
-  },
-): Napi.ApiCallData {
+export function apiCallMeta(ep: Pick<RegisteredEndpoint, "model">, call: CallSite, payload: unknown): Napi.ApiCallData {
   return {
     api: { service: ep.model.service, endpoint: ep.model.name, raw: ep.model.raw, requiresAuth: ep.model.auth, tags: ep.model.tags },
     method: call.method,
     path: call.path,
     pathAndQuery: call.pathAndQuery,
     pathParams: call.pathParams,
-    parsedPayload: call.payload ?? undefined,
+    parsedPayload: payload ?? undefined,
     headers: call.headers,
   };
 }

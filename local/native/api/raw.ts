@@ -41,20 +41,15 @@ type Head = { status: number; headers: string[] | Record<string, string | number
  * SDK's RawResponse emit 'error', which no handler listens for and which would end the process.
  */
 export class ResponseWriter implements Napi.ResponseWriter {
-  /** Settles when the handler has closed the response or the client has gone. */
-  readonly closed: Promise<void>;
-  private markClosed!: () => void;
   /** Callbacks of writes not yet flushed: a connection that closes first never reports them written. */
   private readonly unflushed = new Set<() => void>();
   private head: Head = { status: 200, headers: {} };
   private headSent = false;
 
   constructor(private readonly res: http.ServerResponse) {
-    this.closed = new Promise((resolve) => (this.markClosed = resolve));
     res.on("close", () => {
       for (const done of this.unflushed) done();
       this.unflushed.clear();
-      this.markClosed();
     });
   }
 
@@ -73,10 +68,7 @@ export class ResponseWriter implements Napi.ResponseWriter {
   }
 
   close(buf?: Buffer | null, callback?: Callback): void {
-    this.send(buf ?? undefined, true, () => {
-      this.markClosed();
-      callback?.();
-    });
+    this.send(buf ?? undefined, true, callback);
   }
 
   /** Writes (or ends with) `buf` unless the client is gone; calls `callback` once either way. */
@@ -91,17 +83,18 @@ export class ResponseWriter implements Napi.ResponseWriter {
       this.res.writeHead(this.head.status, this.head.headers as http.OutgoingHttpHeaders);
     }
     this.unflushed.add(done);
-    const written = () => {
-      this.unflushed.delete(done);
-      done();
-    };
     if (end) {
       // One write for the head and the last bytes: ServerResponse.end writes them separately.
       const socket = this.res.socket;
       socket?.cork();
-      this.res.end(buf, written);
+      this.res.end(buf, () => this.written(done));
       socket?.uncork();
-    } else this.res.write(buf!, written);
+    } else this.res.write(buf!, () => this.written(done));
+  }
+
+  private written(done: () => void): void {
+    this.unflushed.delete(done);
+    done();
   }
 }
 

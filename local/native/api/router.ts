@@ -24,11 +24,16 @@ function parse(path: string): Segment[] {
 
 const RANK = { literal: 0, param: 1, wildcard: 2, fallback: 3 } as const;
 
+const isFallback = (segments: Segment[]) => segments[segments.length - 1]?.kind === "fallback";
+
 export class Router<T> {
-  private routes: Route<T>[] = [];
+  /** Fallback routes are tried only when no other route matches, so they are kept apart. */
+  private readonly main: Route<T>[] = [];
+  private readonly fallbacks: Route<T>[] = [];
 
   add(path: string, methods: string[], value: T): void {
-    this.routes.push({ segments: parse(path), methods: new Set(methods), value });
+    const segments = parse(path);
+    (isFallback(segments) ? this.fallbacks : this.main).push({ segments, methods: new Set(methods), value });
   }
 
   /**
@@ -37,37 +42,44 @@ export class Router<T> {
    * registers for each route), then the fallback routes.
    */
   find(method: string, rawPath: string): Match<T> | "method" | null {
-    let parts: string[];
+    const parts = rawPath.split("/");
+    parts.shift();
     try {
-      parts = rawPath
-        .split("/")
-        .slice(1)
-        .map((p) => decodeURIComponent(p));
+      for (let i = 0; i < parts.length; i++) parts[i] = decodeURIComponent(parts[i]);
     } catch {
       return null;
     }
-    const twin = parts.length > 1 && parts[parts.length - 1] === "" ? parts.slice(0, -1) : null;
-    const isFallback = (r: Route<T>) => r.segments[r.segments.length - 1]?.kind === "fallback";
-    const main = this.routes.filter((r) => !isFallback(r));
-    for (const p of twin ? [parts, twin] : [parts]) {
-      const found = best(main, p, method);
-      if (found !== null) return found;
+    const found = best(this.main, parts, method);
+    if (found !== null) return found;
+    if (parts.length > 1 && parts[parts.length - 1] === "") {
+      const twin = best(this.main, parts.slice(0, -1), method);
+      if (twin !== null) return twin;
     }
-    return best(this.routes.filter(isFallback), parts, method);
+    return best(this.fallbacks, parts, method);
   }
 }
 
-/** Like matchit: the most specific matching path, then the method among routes sharing that path. */
+/**
+ * Like matchit: the most specific matching path, then the method among routes sharing that path (the
+ * first added). One pass, as every request is routed.
+ */
 function best<T>(routes: Route<T>[], parts: string[], method: string): Match<T> | "method" | null {
-  const candidates = routes
-    .map((r) => ({ r, params: match(r.segments, parts) }))
-    .filter((c): c is { r: Route<T>; params: Record<string, string> } => c.params !== null)
-    .sort((a, b) => compare(a.r.segments, b.r.segments));
-  if (candidates.length === 0) return null;
-  // GET /shorten is "no route for method", not /:code with code "shorten".
-  const same = candidates.filter((c) => compare(c.r.segments, candidates[0].r.segments) === 0);
-  const hit = same.find((c) => c.r.methods.has(method));
-  return hit ? { value: hit.r.value, params: hit.params } : "method";
+  let shape: Segment[] | null = null;
+  let hit: Match<T> | null = null;
+  for (const r of routes) {
+    const params = match(r.segments, parts);
+    if (params === null) continue;
+    const order = shape === null ? -1 : compare(r.segments, shape);
+    if (order > 0) continue;
+    if (order < 0) {
+      shape = r.segments;
+      hit = null;
+    }
+    // GET /shorten is "no route for method", not /:code with code "shorten".
+    if (hit === null && r.methods.has(method)) hit = { value: r.value, params };
+  }
+  if (shape === null) return null;
+  return hit ?? "method";
 }
 
 function match(segments: Segment[], parts: string[]): Record<string, string> | null {

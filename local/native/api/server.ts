@@ -11,14 +11,14 @@ import { pubsubTestHooks } from "../pubsub";
 import { LogLevel, rootLogger, formatLine } from "../logger";
 import { stdoutLines } from "../line-sink";
 import { newTrace } from "../request";
-import { serveObject } from "../objects";
+import { isObjectPath, serveObject } from "../objects";
 import { Router } from "./router";
 import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
 import { decodeHttpRequest, encodeHttpResponse } from "./http-codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "./errors";
 import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
 import { forwardedHeaders } from "./forwarded";
-import { apiCallMeta, invokeTyped } from "./invoke";
+import { apiCallMeta, invokeTyped, type CallSite } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
 import { Request } from "../request";
 import { runIsolated } from "./isolate";
@@ -93,7 +93,8 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   // A client that has gone gets nothing; the request's work (a stored link, a counted click) stands.
   if (res.destroyed) return;
   const text = JSON.stringify(body);
-  res.writeHead(status, { ...headers, "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+  // Object.assign rather than spreads, which cost microseconds each on Node 20 (see forwarded.ts).
+  res.writeHead(status, Object.assign({}, headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }));
   res.end(text);
   recordHttpBody(res, body);
 }
@@ -121,7 +122,7 @@ interface Gateway {
 async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (url.pathname === HEALTHZ_PATH) return sendHealth(res, gw.shuttingDown);
-  if (await serveObject(req, res)) return;
+  if (isObjectPath(url.pathname) && (await serveObject(req, res))) return;
   for (const [name, value] of Object.entries(gw.cors.headers(req))) res.setHeader(name, value);
   if (req.method === "OPTIONS") {
     res.writeHead(200, { "Content-Length": "0" });
@@ -129,6 +130,11 @@ async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerR
     return;
   }
   await handle(gw.router, url, req, res);
+}
+
+/** The metadata a handler of `ep` sees for this call (a module function: a closure per request costs more). */
+function requestMeta(ep: Routed, trace: Napi.TraceData, call: CallSite, payload: unknown): Napi.RequestMeta {
+  return { startedAt: new Date().toISOString(), trace, apiCall: apiCallMeta(ep, call, payload) };
 }
 
 async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -146,30 +152,18 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   res.setHeader("X-Encore-Trace-Id", trace.traceId);
   const span = startEndpointSpan(trace, ep.model, { method, path: url.pathname, pathParams: found.params, headers });
   bindHttpSpan(res, span, ep.model);
-  const baseMeta = (payload: unknown): Napi.RequestMeta => ({
-    startedAt: new Date().toISOString(),
-    trace,
-    apiCall: apiCallMeta(ep, {
-      method,
-      path: url.pathname,
-      pathAndQuery: url.pathname + url.search,
-      pathParams: found.params,
-      headers,
-      payload,
-    }),
-  });
-
-  const outcome = await authenticate(creds, baseMeta(undefined));
+  const call: CallSite = { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers };
+  // The auth handler and a raw endpoint see the same metadata: built once (typed endpoints add their payload).
+  const baseMeta = requestMeta(ep, trace, call, undefined);
+  const outcome = await authenticate(creds, baseMeta);
   if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
 
   if ("assets" in ep) return serveStatic(req, res, ep, Object.values(found.params)[0]);
 
   if (ep.model.raw) {
     const writer = new ResponseWriter(res);
-    const rawReq = new Request({ payload: null, meta: baseMeta(undefined), authData: outcome.data });
-    const result = runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
-    await Promise.race([writer.closed, result]);
-    await result;
+    const rawReq = new Request({ payload: null, meta: baseMeta, authData: outcome.data });
+    await runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
     return;
   }
 
@@ -183,9 +177,9 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
     body,
   });
   recordRequestPayload(span, ep.model, payload);
-  const result = await invokeTyped(ep, payload, baseMeta(payload), outcome.data);
+  const result = await invokeTyped(ep, payload, requestMeta(ep, trace, call, payload), outcome.data);
   const out = encodeHttpResponse(ep.model, result.payload);
-  const extra = { ...(result.extraHeaders ?? {}), ...out.headers };
+  const extra = Object.assign({}, result.extraHeaders, out.headers);
   const status = result.status ?? out.status;
   if (out.body === null) {
     if (res.destroyed) return;

@@ -7,7 +7,7 @@ import path from "node:path";
 import type http from "node:http";
 import { objectsDir } from "../../layout.mjs";
 import { apiBaseUrl, appModel, testMode, testScratchDir } from "../context";
-import { LocalObjects } from "./local";
+import { LocalObjects, OBJECTS_PATH } from "./local";
 import type { Bucket } from "./bucket";
 
 export { Bucket, BucketObject, ListIterator, ListEntry, ObjectAttrs } from "./bucket";
@@ -35,6 +35,11 @@ const objects = new LocalObjects({ buckets: () => appModel().buckets, root: obje
 
 export function openBucket(name: string): Bucket {
   return objects.openBucket(name);
+}
+
+/** Whether a request path is the object server's, which serveObject answers instead of the gateway. */
+export function isObjectPath(pathname: string): boolean {
+  return pathname.startsWith(OBJECTS_PATH);
 }
 
 /** Serves GET/HEAD (and signed PUT) on /__local/objects/<bucket>/<key>; false for any other path. */
