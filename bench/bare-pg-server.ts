@@ -31,15 +31,22 @@ const clickBatch = {
 
 /** Where each code's link leads (null for no such link), one statement per batch of concurrent clicks. */
 const clicks = new GroupCommit(async (codes: string[]) => {
-  const { rows } = await pool.query<{ code: string; original_url: string }>({ ...clickBatch, values: [codes] });
+  const { rows } = await pool.query<{ code: string; original_url: string }>({
+    name: clickBatch.name,
+    text: clickBatch.text,
+    values: [codes],
+  });
   const targets = new Map(rows.map((r) => [r.code, r.original_url]));
   return codes.map((c) => targets.get(c) ?? null);
 }, 1000);
 
+const groupCommit = process.argv.includes("--group-commit");
+
 /** Counts one click and returns its link's target, or null: batched with --group-commit, else on its own. */
 async function countClick(code: string): Promise<string | null> {
-  if (process.argv.includes("--group-commit")) return clicks.submit(code);
-  const row = (await pool.query<{ original_url: string }>({ ...click, values: [code] })).rows[0];
+  if (groupCommit) return clicks.submit(code);
+  // A literal, not `{ ...click, values }`: on Node 20 a spread with more properties costs microseconds.
+  const row = (await pool.query<{ original_url: string }>({ name: click.name, text: click.text, values: [code] })).rows[0];
   return row?.original_url ?? null;
 }
 
@@ -53,7 +60,7 @@ function send(res: http.ServerResponse, status: number, value: unknown): void {
 async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const [, code, rest] = req.url!.split("/");
   if (rest === "stats") {
-    const row = (await pool.query({ ...stats, values: [code] })).rows[0];
+    const row = (await pool.query({ name: stats.name, text: stats.text, values: [code] })).rows[0];
     if (!row || row.expired) return send(res, 404, { code: "not_found", message: "URL not found" });
     return send(res, 200, { code, originalUrl: row.original_url, clicks: row.clicks });
   }

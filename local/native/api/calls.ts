@@ -6,7 +6,7 @@ import { newTrace } from "../request";
 import { decodeJson, encodeJson, DecodeError } from "./value-codec";
 import { ApiCallError, toWireError, wireError } from "./errors";
 import { registeredEndpoint } from "./registry";
-import { apiCallMeta, invokeTyped } from "./invoke";
+import { invokeTyped, requestMeta } from "./invoke";
 import { recordRequestPayload, recordResponsePayload, spanOf, startEndpointSpan } from "../../trace";
 
 function fillPath(path: string, params: Record<string, unknown>): { path: string; pathParams: Record<string, string> } {
@@ -51,11 +51,12 @@ export async function apiCall(
 
   const { path, pathParams } = fillPath(ep.model.path, params ?? {});
   const sourceTrace = source?.meta().trace;
-  const meta: Napi.RequestMeta = {
-    startedAt: new Date().toISOString(),
-    trace: newTrace(sourceTrace),
-    apiCall: apiCallMeta(ep, { method: ep.model.methods[0], path, pathAndQuery: path, pathParams, headers: {} }, params),
-  };
+  const meta = requestMeta(
+    ep,
+    newTrace(sourceTrace),
+    { method: ep.model.methods[0], path, pathAndQuery: path, pathParams, headers: {} },
+    params,
+  );
   // Encore's RPCCallStart in the caller's span, and the callee's span pointing back at it.
   const caller = spanOf(source);
   const callEvent = caller?.begin("rpc_call", { service, endpoint }) ?? null;

@@ -22,7 +22,7 @@ export interface CallSite {
 }
 
 /** The apiCall part of request metadata for an endpoint call. */
-export function apiCallMeta(ep: Pick<RegisteredEndpoint, "model">, call: CallSite, payload: unknown): Napi.ApiCallData {
+function apiCallMeta(ep: Pick<RegisteredEndpoint, "model">, call: CallSite, payload: unknown): Napi.ApiCallData {
   return {
     api: { service: ep.model.service, endpoint: ep.model.name, raw: ep.model.raw, requiresAuth: ep.model.auth, tags: ep.model.tags },
     method: call.method,
@@ -32,6 +32,16 @@ export function apiCallMeta(ep: Pick<RegisteredEndpoint, "model">, call: CallSit
     parsedPayload: payload ?? undefined,
     headers: call.headers,
   };
+}
+
+/** The metadata a handler of `ep` sees for a call (a module function: a closure per request costs more). */
+export function requestMeta(
+  ep: Pick<RegisteredEndpoint, "model">,
+  trace: Napi.TraceData,
+  call: CallSite,
+  payload: unknown,
+): Napi.RequestMeta {
+  return { startedAt: new Date().toISOString(), trace, apiCall: apiCallMeta(ep, call, payload) };
 }
 
 export async function invokeTyped(

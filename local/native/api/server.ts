@@ -18,7 +18,7 @@ import { decodeHttpRequest, encodeHttpResponse } from "./http-codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "./errors";
 import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
 import { forwardedHeaders } from "./forwarded";
-import { apiCallMeta, invokeTyped, type CallSite } from "./invoke";
+import { invokeTyped, requestMeta, type CallSite } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
 import { Request } from "../request";
 import { runIsolated } from "./isolate";
@@ -130,11 +130,6 @@ async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerR
     return;
   }
   await handle(gw.router, url, req, res);
-}
-
-/** The metadata a handler of `ep` sees for this call (a module function: a closure per request costs more). */
-function requestMeta(ep: Routed, trace: Napi.TraceData, call: CallSite, payload: unknown): Napi.RequestMeta {
-  return { startedAt: new Date().toISOString(), trace, apiCall: apiCallMeta(ep, call, payload) };
 }
 
 async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
