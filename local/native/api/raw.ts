@@ -83,18 +83,17 @@ export class ResponseWriter implements Napi.ResponseWriter {
       this.res.writeHead(this.head.status, this.head.headers as http.OutgoingHttpHeaders);
     }
     this.unflushed.add(done);
+    const written = () => {
+      this.unflushed.delete(done);
+      done();
+    };
     if (end) {
       // One write for the head and the last bytes: ServerResponse.end writes them separately.
       const socket = this.res.socket;
       socket?.cork();
-      this.res.end(buf, () => this.written(done));
+      this.res.end(buf, written);
       socket?.uncork();
-    } else this.res.write(buf!, () => this.written(done));
-  }
-
-  private written(done: () => void): void {
-    this.unflushed.delete(done);
-    done();
+    } else this.res.write(buf!, written);
   }
 }
 
