@@ -81,14 +81,8 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
   it("lists every day of the window oldest first, and counts only clicks inside it", async () => {
     const code = await shorten("https://example.com/old-news");
     await db.exec`
-      INSERT INTO url_daily_clicks (url_id, day, clicks)
-      SELECT id, (now() AT TIME ZONE 'UTC')::date - d, 7 FROM urls, unnest(ARRAY[2, 6, 40]) AS d WHERE code = ${code}`;
-    await db.exec`
-      INSERT INTO url_device_clicks (url_id, day, device, clicks)
-      SELECT id, (now() AT TIME ZONE 'UTC')::date - d, 'mobile', 7 FROM urls, unnest(ARRAY[2, 6, 40]) AS d WHERE code = ${code}`;
-    await db.exec`
-      INSERT INTO url_referrer_clicks (url_id, day, host, clicks)
-      SELECT id, (now() AT TIME ZONE 'UTC')::date - d, 'old.example', 7 FROM urls, unnest(ARRAY[2, 6, 40]) AS d WHERE code = ${code}`;
+      INSERT INTO url_clicks (url_id, day, host, device, clicks)
+      SELECT id, (now() AT TIME ZONE 'UTC')::date - d, 'old.example', 'mobile', 7 FROM urls, unnest(ARRAY[2, 6, 40]) AS d WHERE code = ${code}`;
 
     const week = await history(code, "?days=7");
     expect(week.days.map((d) => d.date)).toEqual([6, 5, 4, 3, 2, 1, 0].map(utcDate));

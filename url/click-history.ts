@@ -71,20 +71,20 @@ export const clickHistory = api(
     const rows = isLinkCode(code)
       ? await db.queryAll<HistoryRow>`
           WITH link AS (SELECT id FROM urls WHERE code = ${code} AND creator = ${creator}),
-          span AS (SELECT (now() AT TIME ZONE 'UTC')::date AS today, ${days}::int AS days)
-          SELECT 'day' AS part, to_char(span.today - g.n, 'YYYY-MM-DD') AS label, COALESCE(c.clicks, 0)::int8 AS clicks
+          span AS (SELECT (now() AT TIME ZONE 'UTC')::date AS today, ${days}::int AS days),
+          window_clicks AS (
+            SELECT c.day, c.host, c.device, c.clicks
+            FROM link JOIN url_clicks c ON c.url_id = link.id CROSS JOIN span
+            WHERE c.day > span.today - span.days
+          )
+          SELECT 'day' AS part, to_char(span.today - g.n, 'YYYY-MM-DD') AS label, COALESCE(SUM(w.clicks), 0)::int8 AS clicks
           FROM link CROSS JOIN span CROSS JOIN generate_series(0, ${days}::int - 1) AS g (n)
-          LEFT JOIN url_daily_clicks c ON c.url_id = link.id AND c.day = span.today - g.n
+          LEFT JOIN window_clicks w ON w.day = span.today - g.n
+          GROUP BY span.today, g.n
           UNION ALL
-          SELECT 'referrer', r.host, SUM(r.clicks)::int8
-          FROM link JOIN url_referrer_clicks r ON r.url_id = link.id CROSS JOIN span
-          WHERE r.day > span.today - span.days
-          GROUP BY r.host
+          SELECT 'referrer', host, SUM(clicks)::int8 FROM window_clicks GROUP BY host
           UNION ALL
-          SELECT 'device', d.device, SUM(d.clicks)::int8
-          FROM link JOIN url_device_clicks d ON d.url_id = link.id CROSS JOIN span
-          WHERE d.day > span.today - span.days
-          GROUP BY d.device
+          SELECT 'device', device, SUM(clicks)::int8 FROM window_clicks GROUP BY device
           ORDER BY part, label
         `
       : [];

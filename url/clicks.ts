@@ -38,11 +38,11 @@ function groupClicks(clicks: Click[]): ClickGroup[] {
  * writeClicks counts a batch of clicks in one statement (one implicit transaction) and returns each
  * click's resolution: its link's target, or why there is none (no such link, or one past its expiry,
  * which counts nothing from the instant it expires). The statement adds each link's clicks to
- * `urls.clicks`, sets `last_clicked_at`, and adds to the link's history for today (UTC): per day, per
- * referrer host and per device. The links' rows are locked in code order first, so two instances
- * writing overlapping batches wait for each other instead of deadlocking; every history row of a link
- * is written under its link's lock. Either everything in the batch is counted or nothing is.
- * Exported so a test can run two instances' batches against each other.
+ * `urls.clicks`, sets `last_clicked_at`, and adds to the link's history for today (UTC): one row per
+ * referrer host and device, which groupClicks has already made unique. The links' rows are locked in
+ * code order first, so two instances writing overlapping batches wait for each other instead of
+ * deadlocking; every history row of a link is written under its link's lock. Either everything in the
+ * batch is counted or nothing is. Exported so a test can run two instances' batches against each other.
  */
 export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
   const groups = groupClicks(clicks);
@@ -63,23 +63,11 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       WHERE urls.id = per_link.id
       RETURNING urls.id, urls.code, urls.original_url
     ),
-    by_day AS (
-      INSERT INTO url_daily_clicks (url_id, day, clicks)
-      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, SUM(batch.n)::int
-      FROM counted JOIN batch USING (code) GROUP BY counted.id
-      ON CONFLICT (url_id, day) DO UPDATE SET clicks = url_daily_clicks.clicks + EXCLUDED.clicks
-    ),
-    by_referrer AS (
-      INSERT INTO url_referrer_clicks (url_id, day, host, clicks)
-      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, batch.host, SUM(batch.n)::int
-      FROM counted JOIN batch USING (code) GROUP BY counted.id, batch.host
-      ON CONFLICT (url_id, day, host) DO UPDATE SET clicks = url_referrer_clicks.clicks + EXCLUDED.clicks
-    ),
-    by_device AS (
-      INSERT INTO url_device_clicks (url_id, day, device, clicks)
-      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, batch.device, SUM(batch.n)::int
-      FROM counted JOIN batch USING (code) GROUP BY counted.id, batch.device
-      ON CONFLICT (url_id, day, device) DO UPDATE SET clicks = url_device_clicks.clicks + EXCLUDED.clicks
+    history AS (
+      INSERT INTO url_clicks (url_id, day, host, device, clicks)
+      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, batch.host, batch.device, batch.n
+      FROM counted JOIN batch USING (code)
+      ON CONFLICT (url_id, day, host, device) DO UPDATE SET clicks = url_clicks.clicks + EXCLUDED.clicks
     )
     SELECT asked.code, counted.original_url, (uncounted.expires_at <= now()) IS TRUE AS expired
     FROM (SELECT DISTINCT code FROM batch) AS asked

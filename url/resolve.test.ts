@@ -10,21 +10,17 @@ import { USER_AGENTS } from "./__tests__/user-agents";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
-/** historyOf reads a link's stored click history: per day, per referrer host and per device. */
+/** historyOf reads a link's stored click history, summed per day, per referrer host and per device. */
 async function historyOf(code: string) {
-  const [days, referrers, devices] = await Promise.all([
-    db.queryAll<{ clicks: number }>`
-      SELECT d.clicks FROM url_daily_clicks d JOIN urls u ON u.id = d.url_id WHERE u.code = ${code}`,
-    db.queryAll<{ host: string; clicks: number }>`
-      SELECT r.host, r.clicks FROM url_referrer_clicks r JOIN urls u ON u.id = r.url_id WHERE u.code = ${code} ORDER BY r.host`,
-    db.queryAll<{ device: string; clicks: number }>`
-      SELECT d.device, d.clicks FROM url_device_clicks d JOIN urls u ON u.id = d.url_id WHERE u.code = ${code} ORDER BY d.device`,
-  ]);
-  return {
-    days: days.map((d) => d.clicks),
-    referrers: Object.fromEntries(referrers.map((r) => [r.host, r.clicks])),
-    devices: Object.fromEntries(devices.map((d) => [d.device, d.clicks])),
-  };
+  const sums = (by: "day" | "host" | "device") =>
+    db.rawQueryAll<{ key: string; clicks: number }>(
+      `SELECT ${by}::text AS key, SUM(c.clicks)::int AS clicks FROM url_clicks c JOIN urls u ON u.id = c.url_id
+       WHERE u.code = $1 GROUP BY ${by} ORDER BY ${by}`,
+      code,
+    );
+  const [days, referrers, devices] = await Promise.all([sums("day"), sums("host"), sums("device")]);
+  const byKey = (rows: { key: string; clicks: number }[]) => Object.fromEntries(rows.map((r) => [r.key, r.clicks]));
+  return { days: days.map((d) => d.clicks), referrers: byKey(referrers), devices: byKey(devices) };
 }
 
 describe("resolving a code", () => {
