@@ -122,7 +122,7 @@ interface Gateway {
 async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (url.pathname === HEALTHZ_PATH) return sendHealth(res, gw.shuttingDown);
-  if (isObjectPath(url.pathname) && (await serveObject(req, res))) return;
+  if (isObjectPath(url.pathname)) return serveObject(url, req, res);
   for (const [name, value] of Object.entries(gw.cors.headers(req))) res.setHeader(name, value);
   if (req.method === "OPTIONS") {
     res.writeHead(200, { "Content-Length": "0" });

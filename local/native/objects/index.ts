@@ -7,11 +7,12 @@ import path from "node:path";
 import type http from "node:http";
 import { objectsDir } from "../../layout.mjs";
 import { apiBaseUrl, appModel, testMode, testScratchDir } from "../context";
-import { LocalObjects, OBJECTS_PATH } from "./local";
+import { LocalObjects } from "./local";
 import type { Bucket } from "./bucket";
 
 export { Bucket, BucketObject, ListIterator, ListEntry, ObjectAttrs } from "./bucket";
 export { TypedObjectError, ObjectErrorKind } from "./errors";
+export { isObjectPath } from "./local";
 
 /** Survives vitest re-evaluating this module for each test file of a worker process. */
 const WIPED = Symbol.for("encore-local.objects.test-store-wiped");
@@ -37,12 +38,7 @@ export function openBucket(name: string): Bucket {
   return objects.openBucket(name);
 }
 
-/** Whether a request path is the object server's, which serveObject answers instead of the gateway. */
-export function isObjectPath(pathname: string): boolean {
-  return pathname.startsWith(OBJECTS_PATH);
-}
-
-/** Serves GET/HEAD (and signed PUT) on /__local/objects/<bucket>/<key>; false for any other path. */
-export function serveObject(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
-  return objects.serve(req, res);
+/** Serves GET/HEAD (and signed PUT) on /__local/objects/<bucket>/<key>, the paths isObjectPath accepts. */
+export function serveObject(url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  return objects.serve(url, req, res);
 }

@@ -10,6 +10,11 @@ import { serveObjectRequest } from "./serve";
 
 export const OBJECTS_PATH = "/__local/objects/";
 
+/** Whether a request path is the object server's, which serveObject answers instead of the gateway. */
+export function isObjectPath(pathname: string): boolean {
+  return pathname.startsWith(OBJECTS_PATH);
+}
+
 /** What the buckets need from the runtime; injected so tests can use a fake model and a temp dir. */
 export interface LocalObjectsDeps {
   buckets(): BucketModel[];
@@ -53,8 +58,8 @@ export class LocalObjects {
     return ctx;
   }
 
-  /** Answers requests under /__local/objects/; false for any other path. */
-  serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
-    return serveObjectRequest(this, req, res);
+  /** Answers a request whose parsed `url` is under /__local/objects/ (isObjectPath). */
+  serve(url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    return serveObjectRequest(this, url, req, res);
   }
 }

@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import type { AddressInfo } from "node:net";
 import type { BucketModel } from "../../appmodel/model";
-import { LocalObjects } from "./local";
+import { isObjectPath, LocalObjects } from "./local";
 import { TypedObjectError } from "./errors";
 
 const loc = { file: "url/bucket.ts", line: 1, column: 1 };
@@ -45,12 +45,10 @@ beforeAll(async () => {
   objects = new LocalObjects({ buckets: () => buckets, root: () => dir, baseUrl: () => base });
   // Stands in for the API server: objects first, everything else is someone else's business.
   server = http.createServer((req, res) => {
-    objects.serve(req, res).then((served) => {
-      if (!served) {
-        res.writeHead(418);
-        res.end("not an object path");
-      }
-    });
+    const url = new URL(req.url!, "http://local");
+    if (isObjectPath(url.pathname)) return void objects.serve(url, req, res);
+    res.writeHead(418);
+    res.end("not an object path");
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

@@ -37,57 +37,61 @@ async function readBody(req: http.IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-export async function serveObjectRequest(objects: LocalObjects, req: http.IncomingMessage, res: http.ServerResponse): Promise<boolean> {
-  const url = new URL(req.url ?? "/", "http://local");
-  if (!url.pathname.startsWith(OBJECTS_PATH)) return false;
+/** Answers a request whose parsed `url` is under OBJECTS_PATH (isObjectPath): the caller checks, once. */
+export async function serveObjectRequest(
+  objects: LocalObjects,
+  url: URL,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+): Promise<void> {
   const method = req.method ?? "GET";
 
   if (method === "OPTIONS") {
     res.writeHead(204, { ...CORS, "Access-Control-Allow-Methods": "GET, HEAD, PUT", "Access-Control-Allow-Headers": "Content-Type" });
     res.end();
-    return true;
+    return;
   }
   if (method !== "GET" && method !== "HEAD" && method !== "PUT") {
     sendError(res, "invalid_argument", "method not allowed");
-    return true;
+    return;
   }
 
   const target = parseTarget(url.pathname);
   if (target === null) {
     sendError(res, "invalid_argument", "malformed object path");
-    return true;
+    return;
   }
   const problem = keyProblem(target.key);
   if (problem) {
     sendError(res, "invalid_argument", `invalid object name: it ${problem}`);
-    return true;
+    return;
   }
   const bucket = objects.bucket(target.bucket);
   if (bucket === null) {
     sendError(res, "not_found", "object not found");
-    return true;
+    return;
   }
 
   if (url.searchParams.has(SIGNATURE_PARAM)) {
     const verdict = objects.signer.verify(method === "PUT" ? "PUT" : "GET", bucket.name, target.key, url.searchParams);
     if (verdict !== "valid") {
       sendError(res, "permission_denied", verdict === "expired" ? "signed URL has expired" : "invalid signed URL");
-      return true;
+      return;
     }
   } else if (method === "PUT") {
     sendError(res, "permission_denied", "uploading needs a signed upload URL (Bucket.signedUploadUrl)");
-    return true;
+    return;
   } else if (!bucket.isPublic) {
     // Without a signature a private object is indistinguishable from a missing one.
     sendError(res, "not_found", "object not found");
-    return true;
+    return;
   }
 
   if (method === "PUT") {
     const attrs = await bucket.store.put(target.key, await readBody(req), req.headers["content-type"], false);
     res.writeHead(200, { ...CORS, ETag: attrs.etag, "Content-Length": 0 });
     res.end();
-    return true;
+    return;
   }
 
   const found =
@@ -96,15 +100,14 @@ export async function serveObjectRequest(objects: LocalObjects, req: http.Incomi
       : await bucket.store.attrs(target.key).then((attrs) => attrs && { attrs, data: null });
   if (found === null) {
     sendError(res, "not_found", "object not found");
-    return true;
+    return;
   }
   const headers = { ...CORS, ETag: found.attrs.etag };
   if (req.headers["if-none-match"] === found.attrs.etag) {
     res.writeHead(304, headers);
     res.end();
-    return true;
+    return;
   }
   res.writeHead(200, { ...headers, "Content-Type": found.attrs.contentType, "Content-Length": found.attrs.size });
   res.end(found.data ?? undefined);
-  return true;
 }
