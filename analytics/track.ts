@@ -25,7 +25,7 @@ const keyOf = (link: CreatedLink) => `${link.code}\0${link.createdAt}`;
  * primary key until that batch commits, then counts nothing. Exported so a test can run several
  * instances' batches against each other.
  */
-export async function countLinks(links: CreatedLink[]): Promise<void[]> {
+export async function countLinks(links: CreatedLink[]): Promise<void> {
   const unique = [...new Map(links.map((l) => [keyOf(l), l])).values()].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : 1));
   await db.exec`
     WITH counted AS (
@@ -40,14 +40,13 @@ export async function countLinks(links: CreatedLink[]): Promise<void[]> {
     INSERT INTO daily_stats (date, urls_created)
     SELECT day, count(*) FROM counted GROUP BY day ORDER BY day
     ON CONFLICT (date) DO UPDATE SET urls_created = daily_stats.urls_created + EXCLUDED.urls_created`;
-  return links.map(() => undefined);
 }
 
 /**
  * Concurrent deliveries share one statement, as clicks do: one row update of today's count per
  * batch instead of a queue of transactions waiting on that one row's lock.
  */
-const linkCounts = new GroupCommit(countLinks, MAX_LINKS_PER_BATCH, "analytics");
+const linkCounts = GroupCommit.ofWrites(countLinks, MAX_LINKS_PER_BATCH, "analytics");
 
 /**
  * Counts a shortened link once on its event's UTC day, however often the event is delivered. It

@@ -115,6 +115,19 @@ describe("GroupCommit", () => {
     expect(await new GroupCommit(async (items: number[]) => items, 10).submit(7)).toBe(7);
   });
 
+  it("ofWrites answers each caller of a write without results once its batch is written, and passes its failure on", async () => {
+    const written: number[][] = [];
+    let fail = false;
+    const queue = GroupCommit.ofWrites(async (items: number[]) => {
+      written.push(items);
+      if (fail) throw new Error("disk full");
+    }, 10);
+    expect(await Promise.all([queue.submit(1), queue.submit(2), queue.submit(3)])).toEqual([undefined, undefined, undefined]);
+    expect(written).toEqual([[1, 2, 3]]);
+    fail = true;
+    await expect(queue.submit(4)).rejects.toThrow("disk full");
+  });
+
   it("writes each batch in the async context of the call that opened it, not the one that started the queue", async () => {
     const caller = new AsyncLocalStorage<string>();
     const contexts: (string | undefined)[] = [];

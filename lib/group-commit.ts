@@ -55,6 +55,18 @@ export class GroupCommit<In, Out> {
     if (!Number.isInteger(maxBatch) || maxBatch < 1) throw new RangeError(`maxBatch must be a positive integer, got ${maxBatch}`);
   }
 
+  /** A GroupCommit for a write that has no result per item: each caller just learns it was written. */
+  static ofWrites<In>(write: (items: In[]) => Promise<void>, maxBatch: number, name?: string): GroupCommit<In, void> {
+    return new GroupCommit<In, void>(
+      async (items: In[]) => {
+        await write(items);
+        return items.map(() => undefined);
+      },
+      maxBatch,
+      name,
+    );
+  }
+
   /** submit queues `item` and settles with its result once its batch is written. */
   submit(item: In): Promise<Out> {
     return new Promise<Out>((resolve, reject) => {

@@ -22,16 +22,15 @@ export interface QueuedEvent {
 }
 
 /** removeRows deletes published events' rows, all in one statement. */
-async function removeRows(ids: number[]): Promise<void[]> {
+async function removeRows(ids: number[]): Promise<void> {
   await db.exec`DELETE FROM url_shortened_outbox WHERE id = ANY(${ids}::bigint[])`;
-  return ids.map(() => undefined);
 }
 
 /** MAX_REMOVALS_PER_BATCH bounds one DELETE. */
 const MAX_REMOVALS_PER_BATCH = 1000;
 
 /** Rows of events published at once are removed together: one statement, not one commit per new link. */
-const removals = new GroupCommit(removeRows, MAX_REMOVALS_PER_BATCH, "outbox");
+const removals = GroupCommit.ofWrites(removeRows, MAX_REMOVALS_PER_BATCH, "outbox");
 
 /**
  * publishQueued publishes an outbox event and removes its row; returns whether it was published.
