@@ -157,41 +157,6 @@ export async function cacheClusterKeys(cluster: string): Promise<{ prefix: strin
   return clusterKeys(cluster);
 }
 
-/** A scratch database part-way through a service's migrations, for testing a migration on old data. */
-export interface MigratingDatabase {
-  /** Runs one statement with $1… parameters and resolves with its rows. */
-  query(sql: string, ...params: unknown[]): Promise<Record<string, unknown>[]>;
-  /** Applies the migrations after the starting version; resolves with their numbers. */
-  migrateRest(): Promise<number[]>;
-  close(): Promise<void>;
-}
-
-/**
- * A fresh database on the engine the tests run on (the server with DATABASE_URL, else PGlite) with
- * the migrations in `migrationsDir` applied up to `version`; migrateRest applies the others.
- */
-export async function databaseAtMigration(migrationsDir: string, version: number): Promise<MigratingDatabase> {
-  requireLocal("databaseAtMigration");
-  const fs = await import("node:fs");
-  const { readModelMigrations, rows, tempDatabase, viewOf } = await import("./native/sqldb/testkit");
-  const { engineSpec } = await import("./native/sqldb/open");
-  const { migrate } = await import("./native/sqldb/migrate");
-  const all = readModelMigrations(migrationsDir);
-  const read = (file: string) => fs.readFileSync(path.join(migrationsDir, file), "utf8");
-  const model = tempDatabase(Object.fromEntries(all.filter((m) => m.number <= version).map((m) => [m.file, read(m.file)])));
-  const engine = await engineSpec(model, { testMode: true, databaseUrl: process.env.DATABASE_URL }).open();
-  await migrate(engine, model);
-  const view = viewOf(engine);
-  return {
-    query: (sql, ...params) => rows(view, sql, ...params),
-    migrateRest: () => {
-      for (const m of all.filter((m) => m.number > version)) fs.writeFileSync(path.join(model.migrationsDir!, m.file), read(m.file));
-      return migrate(engine, { ...model, migrations: readModelMigrations(model.migrationsDir!) });
-    },
-    close: () => engine.close(),
-  };
-}
-
 /** Awaits a promise that must fail with an APIError and returns that error (both runtimes). */
 export async function rejection(promise: Promise<unknown>): Promise<APIError> {
   const err = await promise.then(

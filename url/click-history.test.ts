@@ -95,6 +95,36 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     expect((await history(code)).days).toHaveLength(30);
   });
 
+  it("adds in the history of the three tables before migration 006, which the previous version still writes while it rolls out", async () => {
+    const code = await shorten("https://example.com/long-lived");
+    const ago = (d: number) => db.queryRow<{ day: string }>`SELECT ((now() AT TIME ZONE 'UTC')::date - ${d}::int)::text AS day`;
+    const [two, six] = [(await ago(2))!.day, (await ago(6))!.day];
+    // The previous version's statement: a day, a referrer and a device row for the same 7 clicks.
+    for (const day of [two, six]) {
+      await db.exec`INSERT INTO url_daily_clicks (url_id, day, clicks) SELECT id, ${day}::date, 7 FROM urls WHERE code = ${code}`;
+      await db.exec`INSERT INTO url_referrer_clicks (url_id, day, host, clicks) SELECT id, ${day}::date, 'old.example', 7 FROM urls WHERE code = ${code}`;
+      await db.exec`INSERT INTO url_device_clicks (url_id, day, device, clicks) SELECT id, ${day}::date, 'mobile', 7 FROM urls WHERE code = ${code}`;
+    }
+    await db.exec`
+      INSERT INTO url_clicks (url_id, day, host, device, clicks)
+      SELECT id, ${two}::date, host, 'desktop', 5 FROM urls, unnest(ARRAY['old.example', 'new.example']) AS host WHERE code = ${code}`;
+
+    const week = await history(code, "?days=7");
+    expect(week.days.map((d) => d.clicks)).toEqual([7, 0, 0, 0, 7 + 10, 0, 0]);
+    expect(week.total).toBe(24);
+    expect(week.referrers).toEqual([
+      { host: "old.example", clicks: 14 + 5 },
+      { host: "new.example", clicks: 5 },
+    ]);
+    expect(week.devices).toEqual([
+      { kind: "desktop", clicks: 10 },
+      { kind: "mobile", clicks: 14 },
+      { kind: "tablet", clicks: 0 },
+      { kind: "bot", clicks: 0 },
+    ]);
+    expect((await history(code, "?days=3")).total).toBe(7 + 10);
+  });
+
   it("names the 10 busiest referrer hosts and sums the rest as other", async () => {
     const code = await shorten("https://example.com/everywhere");
     for (let i = 1; i <= 12; i++) {

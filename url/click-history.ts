@@ -72,19 +72,39 @@ export const clickHistory = api(
       ? await db.queryAll<HistoryRow>`
           WITH link AS (SELECT id FROM urls WHERE code = ${code} AND creator = ${creator}),
           span AS (SELECT (now() AT TIME ZONE 'UTC')::date AS today, ${days}::int AS days),
-          window_clicks AS (
+          recent AS (
             SELECT c.day, c.host, c.device, c.clicks
             FROM link JOIN url_clicks c ON c.url_id = link.id CROSS JOIN span
             WHERE c.day > span.today - span.days
+          ),
+          -- Clicks written before migration 006, or by an instance of the previous version, are in
+          -- the three old tables, one per split.
+          by_day AS (
+            SELECT day, clicks FROM recent
+            UNION ALL
+            SELECT d.day, d.clicks FROM link JOIN url_daily_clicks d ON d.url_id = link.id CROSS JOIN span
+            WHERE d.day > span.today - span.days
+          ),
+          by_host AS (
+            SELECT host, clicks FROM recent
+            UNION ALL
+            SELECT r.host, r.clicks FROM link JOIN url_referrer_clicks r ON r.url_id = link.id CROSS JOIN span
+            WHERE r.day > span.today - span.days
+          ),
+          by_device AS (
+            SELECT device, clicks FROM recent
+            UNION ALL
+            SELECT d.device, d.clicks FROM link JOIN url_device_clicks d ON d.url_id = link.id CROSS JOIN span
+            WHERE d.day > span.today - span.days
           )
-          SELECT 'day' AS part, to_char(span.today - g.n, 'YYYY-MM-DD') AS label, COALESCE(SUM(w.clicks), 0)::int8 AS clicks
+          SELECT 'day' AS part, to_char(span.today - g.n, 'YYYY-MM-DD') AS label, COALESCE(SUM(b.clicks), 0)::int8 AS clicks
           FROM link CROSS JOIN span CROSS JOIN generate_series(0, ${days}::int - 1) AS g (n)
-          LEFT JOIN window_clicks w ON w.day = span.today - g.n
+          LEFT JOIN by_day b ON b.day = span.today - g.n
           GROUP BY span.today, g.n
           UNION ALL
-          SELECT 'referrer', host, SUM(clicks)::int8 FROM window_clicks GROUP BY host
+          SELECT 'referrer', host, SUM(clicks)::int8 FROM by_host GROUP BY host
           UNION ALL
-          SELECT 'device', device, SUM(clicks)::int8 FROM window_clicks GROUP BY device
+          SELECT 'device', device, SUM(clicks)::int8 FROM by_device GROUP BY device
           ORDER BY part, label
         `
       : [];
