@@ -120,6 +120,14 @@ describeLocal("GET /:code over HTTP", () => {
     expect(await resp.text()).toBe("");
   });
 
+  it("reads the code however the path spells it: with a query, percent-encoded, with a trailing slash", async () => {
+    const encoded = [...code].map((c) => "%" + c.charCodeAt(0).toString(16).padStart(2, "0")).join("");
+    for (const path of [`/${code}?utm_source=qr`, `/${encoded}`, `/${code}/`]) {
+      const resp = await fetch(`${server.baseUrl}${path}`, { redirect: "manual" });
+      expect({ path, status: resp.status, body: await resp.json() }).toEqual({ path, status: 200, body: { url: target } });
+    }
+  });
+
   it.each([
     ["a JSON client", "application/json"],
     ["curl's */*", "*/*"],
