@@ -31,13 +31,18 @@ export type AuthOutcome = { data: Record<string, unknown> } | { data: null; erro
 
 const DEFAULT_UNAUTHENTICATED = "the request does not have valid authentication credentials for the operation";
 
+/** The outcome of a request that carries no credentials, or of an app without an auth handler. */
+const NO_CREDENTIALS: AuthOutcome = Object.freeze({ data: null, error: null });
+
 /**
  * Runs the auth handler when the request carries any of its parameters. An unauthenticated error
- * counts as no credentials; any other error fails the request, even on public endpoints.
+ * counts as no credentials; any other error fails the request, even on public endpoints. The outcome
+ * is returned at once, not as a promise, when the handler does not run: most requests carry no
+ * credentials, and the gateway then skips an async step (fewer promises on every request).
  */
-export async function authenticate(src: CredentialSource, meta: Napi.RequestMeta): Promise<AuthOutcome> {
+export function authenticate(src: CredentialSource, meta: Napi.RequestMeta): AuthOutcome | Promise<AuthOutcome> {
   const handler = appModel().authHandler;
-  if (!handler || !authFn) return { data: null, error: null };
+  if (!handler || !authFn) return NO_CREDENTIALS;
   const params: Record<string, unknown> = {};
   let present = false;
   for (const f of handler.params.fields) {
@@ -56,7 +61,15 @@ export async function authenticate(src: CredentialSource, meta: Napi.RequestMeta
       throw e;
     }
   }
-  if (!present) return { data: null, error: null };
+  if (!present) return NO_CREDENTIALS;
+  return runAuthHandler(handler, params, meta);
+}
+
+async function runAuthHandler(
+  handler: NonNullable<ReturnType<typeof appModel>["authHandler"]>,
+  params: Record<string, unknown>,
+  meta: Napi.RequestMeta,
+): Promise<AuthOutcome> {
   // Object.assign rather than a spread with more properties, which costs microseconds on Node 20 (see forwarded.ts).
   const req = new Request({ payload: params, meta: Object.assign({}, meta, { trace: newTrace(meta.trace) }) });
   const span = startSpanFor(req, "auth", { service: handler.service, endpoint: handler.name, payload: params });
@@ -71,7 +84,7 @@ export async function authenticate(src: CredentialSource, meta: Napi.RequestMeta
   }
   const data = result as Record<string, unknown> | null;
   span?.end({ uid: typeof data?.userID === "string" ? data.userID : undefined, userData: span.text(data) });
-  if (!data || typeof data.userID !== "string" || data.userID === "") return { data: null, error: null };
+  if (!data || typeof data.userID !== "string" || data.userID === "") return NO_CREDENTIALS;
   return { data };
 }
 

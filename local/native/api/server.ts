@@ -150,7 +150,8 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   const call: CallSite = { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers };
   // The auth handler and a raw endpoint see the same metadata: built once (typed endpoints add their payload).
   const baseMeta = requestMeta(ep, trace, call, undefined);
-  const outcome = await authenticate(creds, baseMeta);
+  let outcome = authenticate(creds, baseMeta);
+  if (outcome instanceof Promise) outcome = await outcome;
   if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
 
   if ("assets" in ep) return serveStatic(req, res, ep, Object.values(found.params)[0]);
@@ -192,8 +193,16 @@ const logRequests = process.env.NODE_ENV !== "test" || Boolean(process.env.LOG_R
 function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
-    detachedFromTransactions(() => respond(gw, req, res))
-      .catch((e) => {
+    const logRequest = () => {
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (logRequests)
+        stdoutLines.write(
+          formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }),
+        );
+    };
+    // One then() rather than catch().finally(), which costs four promises more on every request.
+    detachedFromTransactions(() => respond(gw, req, res)).then(logRequest, (e: unknown) => {
+      try {
         const wire = toWireError(e);
         recordHttpError(res, wire);
         // Routing errors have internal messages too; only an internal error is the app's fault.
@@ -205,14 +214,10 @@ function requestListener(gw: Gateway): http.RequestListener {
             e instanceof Error ? e : undefined,
           );
         sendError(res, wire);
-      })
-      .finally(() => {
-        const ms = Number(process.hrtime.bigint() - started) / 1e6;
-        if (logRequests)
-          stdoutLines.write(
-            formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }),
-          );
-      });
+      } finally {
+        logRequest();
+      }
+    });
   };
 }
 
