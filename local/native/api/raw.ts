@@ -83,10 +83,7 @@ export class ResponseWriter implements Napi.ResponseWriter {
       this.res.writeHead(this.head.status, this.head.headers as http.OutgoingHttpHeaders);
     }
     this.unflushed.add(done);
-    const written = () => {
-      this.unflushed.delete(done);
-      done();
-    };
+    const written = flushed(this.unflushed, done);
     if (end) {
       // One write for the head and the last bytes: ServerResponse.end writes them separately.
       const socket = this.res.socket;
@@ -95,6 +92,18 @@ export class ResponseWriter implements Napi.ResponseWriter {
       socket?.uncork();
     } else this.res.write(buf!, written);
   }
+}
+
+/**
+ * The callback of a write: forgets `done` as unflushed, then calls it. Built here rather than as a named
+ * closure in send(): tsx (keepNames) gives every named closure its name with defineProperty as it is
+ * made, which cost about half a percent of a resolve's CPU.
+ */
+function flushed(unflushed: Set<() => void>, done: () => void): () => void {
+  return () => {
+    unflushed.delete(done);
+    done();
+  };
 }
 
 /** Wraps a callback so it runs at most once and never receives an error. */

@@ -189,35 +189,38 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
 /** One access-log line per request, except under tests unless LOG_REQUESTS asks. */
 const logRequests = process.env.NODE_ENV !== "test" || Boolean(process.env.LOG_REQUESTS);
 
+/** Writes a request's access-log line (a module function: tsx names every named closure as it is made). */
+function logRequest(req: http.IncomingMessage, res: http.ServerResponse, started: bigint): void {
+  if (!logRequests) return;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  stdoutLines.write(formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }));
+}
+
 /** One request: handled, errors turned into Encore's error body, and one access-log line. */
 function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
-    const logRequest = () => {
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      if (logRequests)
-        stdoutLines.write(
-          formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }),
-        );
-    };
     // One then() rather than catch().finally(), which costs four promises more on every request.
-    detachedFromTransactions(() => respond(gw, req, res)).then(logRequest, (e: unknown) => {
-      try {
-        const wire = toWireError(e);
-        recordHttpError(res, wire);
-        // Routing errors have internal messages too; only an internal error is the app's fault.
-        if (wire.code === "internal" && wire.internalMessage)
-          rootLogger.log(
-            null,
-            LogLevel.Error as number as Napi.LogLevel,
-            `${req.method} ${req.url}: ${wire.internalMessage}`,
-            e instanceof Error ? e : undefined,
-          );
-        sendError(res, wire);
-      } finally {
-        logRequest();
-      }
-    });
+    detachedFromTransactions(() => respond(gw, req, res)).then(
+      () => logRequest(req, res, started),
+      (e: unknown) => {
+        try {
+          const wire = toWireError(e);
+          recordHttpError(res, wire);
+          // Routing errors have internal messages too; only an internal error is the app's fault.
+          if (wire.code === "internal" && wire.internalMessage)
+            rootLogger.log(
+              null,
+              LogLevel.Error as number as Napi.LogLevel,
+              `${req.method} ${req.url}: ${wire.internalMessage}`,
+              e instanceof Error ? e : undefined,
+            );
+          sendError(res, wire);
+        } finally {
+          logRequest(req, res, started);
+        }
+      },
+    );
   };
 }
 

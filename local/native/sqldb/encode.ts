@@ -120,8 +120,9 @@ const DATE_RE = /^[+-]?\d+-\d{1,2}-\d{1,2}$/;
 const TIME_RE = /^\d{1,2}:\d{1,2}:\d{1,2}$/;
 const UUID_RE = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
 
+const invalid = () => new ParamError("input contains invalid characters");
+
 function encodeString(v: string, t: PgType): string {
-  const invalid = () => new ParamError("input contains invalid characters");
   switch (t.oid) {
     case OID.text:
     case OID.varchar:
