@@ -3,6 +3,7 @@
 import type { Napi } from "./napi-types";
 import { testMode } from "./context";
 import { traceLog } from "../trace";
+import { isoNow } from "./clock";
 
 export enum LogLevel {
   Trace = 1,
@@ -36,7 +37,7 @@ function formatValue(v: unknown): string {
 /** Formats one log line; exported for the HTTP server's access log. */
 export function formatLine(level: LogLevel, msg: string, fields: Record<string, unknown>): string {
   // A plain loop: this runs once per request for the access log.
-  let line = `${new Date().toISOString()} ${names[level]} ${msg}`;
+  let line = `${isoNow()} ${names[level]} ${msg}`;
   for (const k in fields) {
     const v = fields[k];
     if (v !== undefined) line += ` ${k}=${formatValue(v)}`;

@@ -4,6 +4,7 @@ import type { Napi } from "../napi-types";
 import { Request } from "../request";
 import type { RegisteredEndpoint } from "./registry";
 import { runIsolated } from "./isolate";
+import { isoNow } from "../clock";
 
 /** What the SDK's handler wrapper returns (InternalHandlerResponse in encore.dev/internal/appinit). */
 export interface HandlerResult {
@@ -41,7 +42,7 @@ export function requestMeta(
   call: CallSite,
   payload: unknown,
 ): Napi.RequestMeta {
-  return { startedAt: new Date().toISOString(), trace, apiCall: apiCallMeta(ep, call, payload) };
+  return { startedAt: isoNow(), trace, apiCall: apiCallMeta(ep, call, payload) };
 }
 
 export async function invokeTyped(
