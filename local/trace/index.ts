@@ -64,8 +64,8 @@ export function bindHttpSpan(res: http.ServerResponse, span: ActiveSpan | null, 
   });
 }
 
-/** Records the JSON body sent on an HTTP response, if a span is bound to it. */
-export function recordHttpBody(res: http.ServerResponse, body: unknown): void {
+/** Records the JSON text of the body sent on an HTTP response, if a span is bound to it. */
+export function recordHttpBody(res: http.ServerResponse, body: string): void {
   const bound = httpSpans.get(res);
   if (bound) bound.span.record.responsePayload = bound.sensitive ? REDACTED : bound.span.text(body);
 }

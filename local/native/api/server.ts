@@ -96,7 +96,8 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   // Object.assign rather than spreads, which cost microseconds each on Node 20 (see forwarded.ts).
   res.writeHead(status, Object.assign({}, headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }));
   res.end(text);
-  recordHttpBody(res, body);
+  // The JSON text itself: the trace shows the same text, without serializing the body a second time.
+  recordHttpBody(res, text);
 }
 
 function sendError(res: http.ServerResponse, e: WireError): void {
