@@ -1,8 +1,37 @@
-import { describe, expect, it } from "vitest";
+import Bowser from "bowser";
+import { describe, expect, it, vi } from "vitest";
 import { deviceKind, referrerHost } from "./visit";
 import { USER_AGENTS } from "./__tests__/user-agents";
 
 describe("deviceKind", () => {
+  /** A Chrome User-Agent no other test has classified, so the cache cannot know it yet. */
+  const freshChrome = (extra = "") =>
+    `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.${Math.floor(Math.random() * 1e9)}.0 Safari/537.36${extra}`;
+
+  it("classifies a User-Agent once and then remembers its kind", () => {
+    const parse = vi.spyOn(Bowser, "getParser");
+    try {
+      const ua = freshChrome();
+      expect(deviceKind(ua)).toBe("desktop");
+      expect(deviceKind(ua)).toBe("desktop");
+      expect(parse).toHaveBeenCalledTimes(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
+  it("classifies an overlong User-Agent every time instead of keeping it", () => {
+    const parse = vi.spyOn(Bowser, "getParser");
+    try {
+      const ua = freshChrome(" x".repeat(600));
+      expect(deviceKind(ua)).toBe("desktop");
+      expect(deviceKind(ua)).toBe("desktop");
+      expect(parse).toHaveBeenCalledTimes(2);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it.each(Object.entries(USER_AGENTS))("classifies a %s browser", (kind, ua) => {
     expect(deviceKind(ua)).toBe(kind);
   });

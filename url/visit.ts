@@ -37,9 +37,15 @@ export function referrerHost(referer: string | undefined): string {
 
 /**
  * Device kinds of recent User-Agents: visitors send few distinct ones, and classifying one with isbot
- * and bowser takes 6-12 µs, more than the rest of the handler's own work on a click.
+ * and bowser takes 6-12 µs, more than the rest of the handler's own work on a click. Browsers' are a
+ * few hundred characters; longer ones are classified every time, so the cache stays under 256 K characters.
  */
-const recentDevices = new LRUCache<string, DeviceKind>({ max: 1000 });
+const recentDevices = new LRUCache<string, DeviceKind>({
+  max: 1000,
+  maxSize: 256 * 1024,
+  maxEntrySize: 1024,
+  sizeCalculation: (_kind, userAgent) => userAgent.length,
+});
 
 /**
  * deviceKind classifies a User-Agent. No User-Agent at all counts as a bot: every browser sends one.
