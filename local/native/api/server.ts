@@ -151,6 +151,7 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   const call: CallSite = { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers };
   // The auth handler and a raw endpoint see the same metadata: built once (typed endpoints add their payload).
   const baseMeta = requestMeta(ep, trace, call, undefined);
+  // authenticate returns a native promise only when the auth handler runs.
   let outcome = authenticate(creds, baseMeta);
   if (outcome instanceof Promise) outcome = await outcome;
   if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
