@@ -87,7 +87,8 @@ export class TypeCatalog {
   /** The types for these OIDs, asking the catalog (with lookup) about any not seen yet. */
   async resolve(oids: readonly number[], lookup: (oids: number[]) => Promise<CatalogRow[]>): Promise<PgType[]> {
     // Every statement resolves its types twice: almost always all known, so no lookup state is built.
-    if (oids.every((o) => this.known.has(o))) return oids.map((o) => this.known.get(o)!);
+    const cached = oids.map((o) => this.known.get(o));
+    if (!cached.includes(undefined)) return cached as PgType[];
     let missing = [...new Set(oids.filter((o) => !this.known.has(o)))];
     const rows = new Map<number, CatalogRow>();
     while (missing.length > 0) {
