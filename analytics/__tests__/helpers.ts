@@ -5,13 +5,15 @@ import { db } from "../db";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** The days privateMidnight draws from: 2200-01-01 to 9899-12-31, leaving tests a century to add to a day before years lose the ISO day format. */
+const PRIVATE_DAYS = { first: Date.UTC(2200, 0, 1), count: (Date.UTC(9900, 0, 1) - Date.UTC(2200, 0, 1)) / DAY_MS };
+
 /**
  * A UTC midnight no other test uses: tests share one database per run and other files create
- * links today, so counts on a random day in 2200-2999 belong to the test that picked it.
+ * links today, so counts on a random day among 2.8 million belong to the test that picked it.
  */
 export function privateMidnight(): Date {
-  const start = Date.UTC(2200, 0, 1);
-  return new Date(start + randomInt(0, 800 * 365) * DAY_MS);
+  return new Date(PRIVATE_DAYS.first + randomInt(0, PRIVATE_DAYS.count) * DAY_MS);
 }
 
 /** An event for a link nobody else has, created at `timestamp`. */
@@ -36,6 +38,12 @@ export async function countedDays(codes: string[]): Promise<Map<string, string>>
   const rows = await db.queryAll<{ code: string; day: string }>`
     SELECT code, to_char(day, 'YYYY-MM-DD') AS day FROM counted_urls WHERE code = ANY(${codes}::text[])`;
   return new Map(rows.map((r) => [r.code, r.day]));
+}
+
+/** The codes counted on `day` ("YYYY-MM-DD"), sorted: what a test names when a day holds more than its own links. */
+export async function codesCountedOn(day: string): Promise<string[]> {
+  const rows = await db.queryAll<{ code: string }>`SELECT code FROM counted_urls WHERE day = ${day}::date`;
+  return rows.map((r) => r.code).sort();
 }
 
 /**
