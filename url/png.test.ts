@@ -28,4 +28,8 @@ describe("encodeBilevelPng", () => {
     png[png.length - 1] ^= 1; // the last byte of IEND's CRC
     expect(() => PNG.sync.read(png)).toThrow(/crc/i);
   });
+
+  it("refuses scanlines of the wrong length instead of writing a broken image", () => {
+    expect(() => encodeBilevelPng(11, new Uint8Array(11 * 2))).toThrow("a 11 px square needs 33 bytes of scanlines, got 22");
+  });
 });

@@ -16,10 +16,13 @@ function chunk(type: string, data: Buffer): Buffer {
 /**
  * encodeBilevelPng writes a `side` × `side` 1-bit grayscale image (1 is white). `scanlines` holds each
  * row as PNG filters it: a filter-type byte (0, none) and then the row's bits, most significant first.
- * fast-png wrote the same file, but its pure-JavaScript deflate (fflate) took 110 µs of the event loop
- * for a QR image; zlib's takes 40.
+ * fast-png wrote the same image, but its pure-JavaScript deflate (fflate) took 110 µs of the event loop
+ * for a QR image; zlib's takes 40. zlib.crc32 is why package.json asks for Node 20.15+ or 22.2+.
  */
 export function encodeBilevelPng(side: number, scanlines: Uint8Array): Buffer {
+  const expected = side * (1 + Math.ceil(side / 8));
+  if (scanlines.length !== expected)
+    throw new RangeError(`a ${side} px square needs ${expected} bytes of scanlines, got ${scanlines.length}`);
   const header = Buffer.alloc(13);
   header.writeUInt32BE(side, 0);
   header.writeUInt32BE(side, 4);
