@@ -1,5 +1,6 @@
 // Test helpers for the analytics service; in __tests__ so Encore does not bundle them.
 import { randomInt, randomUUID } from "node:crypto";
+import { expect } from "vitest";
 import type { URLShortenedEvent } from "../../url/topic";
 import { db } from "../db";
 
@@ -16,9 +17,10 @@ export function privateMidnight(): Date {
   return new Date(PRIVATE_DAYS.first + randomInt(0, PRIVATE_DAYS.count) * DAY_MS);
 }
 
-/** An event for a link nobody else has, created at `timestamp`. */
+/** An event for a link nobody else has, created at `timestamp`; its code starts with the test's name, so a stray count says whose it is. */
 export function newEvent(timestamp: Date): URLShortenedEvent {
-  return { code: `t-${randomUUID()}`, originalUrl: "https://example.com/analytics-test", timestamp };
+  const test = (expect.getState().currentTestName ?? "").replace(/[^A-Za-z0-9]+/g, "-").slice(-40);
+  return { code: `t-${test}-${randomUUID()}`, originalUrl: "https://example.com/analytics-test", timestamp };
 }
 
 /** What daily_stats says for `day` ("YYYY-MM-DD"), 0 without a row. */
