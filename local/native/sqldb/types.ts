@@ -89,7 +89,7 @@ export class TypeCatalog {
     // Every statement resolves its types twice: almost always all known, so no lookup state is built.
     const cached = oids.map((o) => this.known.get(o));
     if (!cached.includes(undefined)) return cached as PgType[];
-    let missing = [...new Set(oids.filter((o) => !this.known.has(o)))];
+    let missing = [...new Set(oids.filter((_, i) => cached[i] === undefined))];
     const rows = new Map<number, CatalogRow>();
     while (missing.length > 0) {
       for (const row of await lookup(missing)) rows.set(row.oid, row);
