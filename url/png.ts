@@ -13,6 +13,19 @@ function chunk(type: string, data: Buffer): Buffer {
   return out;
 }
 
+/** Bytes per scanline of a `side` px wide 1-bit image: the filter-type byte, then a bit per pixel. */
+export function scanlineStride(side: number): number {
+  return 1 + Math.ceil(side / 8);
+}
+
+/** A white `side` × `side` image as encodeBilevelPng takes it: every bit 1, every filter-type byte 0 (none). */
+export function whiteScanlines(side: number): Uint8Array {
+  const stride = scanlineStride(side);
+  const scanlines = new Uint8Array(stride * side).fill(0xff);
+  for (let y = 0; y < side; y++) scanlines[y * stride] = 0;
+  return scanlines;
+}
+
 /**
  * encodeBilevelPng writes a `side` × `side` 1-bit grayscale image (1 is white). `scanlines` holds each
  * row as PNG filters it: a filter-type byte (0, none) and then the row's bits, most significant first.
@@ -20,7 +33,7 @@ function chunk(type: string, data: Buffer): Buffer {
  * for a QR image; zlib's takes 40. zlib.crc32 is why package.json asks for Node 20.15+ or 22.2+.
  */
 export function encodeBilevelPng(side: number, scanlines: Uint8Array): Buffer {
-  const expected = side * (1 + Math.ceil(side / 8));
+  const expected = side * scanlineStride(side);
   if (scanlines.length !== expected)
     throw new RangeError(`a ${side} px square needs ${expected} bytes of scanlines, got ${scanlines.length}`);
   const header = Buffer.alloc(13);

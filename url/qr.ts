@@ -1,7 +1,7 @@
 // QR images of short links, stored in the public qr-codes bucket.
 import QRCode from "qrcode";
 import { qrCodes } from "./bucket";
-import { encodeBilevelPng } from "./png";
+import { encodeBilevelPng, scanlineStride, whiteScanlines } from "./png";
 
 /** Pixels per module: whole pixels keep edges sharp at any integer zoom. */
 const SCALE = 6;
@@ -20,12 +20,11 @@ const QUIET_ZONE = 4;
 export function renderQrPng(text: string): Buffer {
   const { modules } = QRCode.create(text, { errorCorrectionLevel: "Q" });
   const side = (modules.size + 2 * QUIET_ZONE) * SCALE;
-  // Each scanline is a filter-type byte (0) and the row's bits.
-  const stride = 1 + Math.ceil(side / 8);
-  // 1 is white in 1-bit grayscale: start all white, clear the pixels of each dark module in the first
-  // pixel row of its module row, then repeat that scanline SCALE times.
-  const scanlines = new Uint8Array(stride * side).fill(0xff);
-  for (let y = 0; y < side; y++) scanlines[y * stride] = 0;
+  // Each scanline is a filter-type byte and the row's bits. 1 is white in 1-bit grayscale: start all
+  // white, clear the pixels of each dark module in the first pixel row of its module row, then repeat
+  // that scanline SCALE times.
+  const stride = scanlineStride(side);
+  const scanlines = whiteScanlines(side);
   for (let row = 0; row < modules.size; row++) {
     const first = (row + QUIET_ZONE) * SCALE * stride;
     for (let col = 0; col < modules.size; col++) {
