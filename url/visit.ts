@@ -3,11 +3,15 @@ import Bowser from "bowser";
 import { isbot } from "isbot";
 import { LRUCache } from "lru-cache";
 
-/** DEVICE_KINDS are the device classes clicks are counted under. */
-export const DEVICE_KINDS = ["desktop", "mobile", "tablet", "bot"] as const;
+/**
+ * DeviceKind is a device class clicks are counted under. Spelled as a union of literals, not derived
+ * from DEVICE_KINDS: it is part of a response schema, and Encore's type resolver cannot index the type
+ * of an array literal (tsparser/src/parser/types/type_resolve.rs, `array_lit` and `type_index`).
+ */
+export type DeviceKind = "desktop" | "mobile" | "tablet" | "bot";
 
-/** DeviceKind is one of DEVICE_KINDS. */
-export type DeviceKind = (typeof DEVICE_KINDS)[number];
+/** DEVICE_KINDS lists every DeviceKind, in the order the click history reports them. */
+export const DEVICE_KINDS: readonly DeviceKind[] = ["desktop", "mobile", "tablet", "bot"];
 
 /** Visit is what one click stores besides its link: no IP address, no full referrer URL. */
 export interface Visit {
