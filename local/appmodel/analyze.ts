@@ -25,7 +25,8 @@ import { type AppModel, AppCompileError, type CompileError } from "./model";
 import type { Pass } from "./pass";
 import { createAppProgram } from "./program";
 import { checkAuthGateway, checkDatabaseOwnership, checkEndpoints, checkResourceNames } from "./rules";
-import { SchemaBuilder } from "./schema";
+import { SchemaBuilder } from "./types/schema";
+import { TypeSystem } from "./types/system";
 import { checkQueries } from "./sql-check";
 
 /** Analyzes the app at `root` (the directory holding encore.app); throws AppCompileError on violations. */
@@ -36,13 +37,27 @@ export function analyzeApp(root: string): AppModel {
   const checker = program.getTypeChecker();
   const diags = new Diagnostics(absRoot);
   checkEncoreApp(absRoot, diags);
-  const files = rels.map((rel) => {
+  const types = new TypeSystem({
+    root: absRoot,
+    report: (node, message) => diags.error(node, message, "type-resolve"),
+    sourceFile: (file) => program.getSourceFile(file),
+  });
+  const files = rels.flatMap((rel) => {
     const sf = program.getSourceFile(path.join(absRoot, rel));
     if (sf === undefined) throw new Error(`analyzer: ${rel} is missing from the program`);
+    // Encore's walker parses each file with swc; one swc refuses is reported and skipped.
+    const loaded = types.loadAppFile(sf.fileName);
+    if ("kind" in loaded) {
+      if (loaded.kind === "parse")
+        diags.errorAt({ file: rel, line: loaded.failure.line, column: loaded.failure.column }, loaded.failure.message, "syntax-error");
+      return [];
+    }
+    // TypeScript's own syntax errors too: the rest of the analysis reads TypeScript's tree (stricter than Encore).
     diags.syntaxErrors(sf, program.getSyntacticDiagnostics(sf));
-    return { sf, rel, refs: findEncoreRefs(sf, checker) };
+    return [{ sf, rel, refs: findEncoreRefs(sf, checker) }];
   });
-  const pass: Pass = { program, checker, diags, schemas: new SchemaBuilder(checker, program), files, services: [] };
+  const schemas = new SchemaBuilder(types, (message) => types.reportUnplaced(message));
+  const pass: Pass = { program, checker, diags, types, schemas, files, services: [] };
 
   pass.services = collectServices(pass);
   const endpoints = collectEndpoints(pass);
@@ -67,7 +82,13 @@ export function analyzeApp(root: string): AppModel {
   if (diags.errors.length > 0) {
     const byPos = (a: CompileError, b: CompileError): number =>
       a.loc.file.localeCompare(b.loc.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column;
-    throw new AppCompileError([...diags.errors].sort(byPos));
+    // One cause can be met twice (a file swc refuses, then an import of it): report it once.
+    const seen = new Set<string>();
+    const unique = diags.errors.filter((e) => {
+      const key = `${e.loc.file}:${e.loc.line}:${e.loc.column}:${e.message}`;
+      return !seen.has(key) && seen.add(key) !== undefined;
+    });
+    throw new AppCompileError(unique.sort(byPos));
   }
   return {
     root: absRoot,

@@ -69,14 +69,21 @@ const CASES: Record<string, Expected[]> = {
   "auth-params-not-wire": [
     ["svc/auth.ts", 5, "auth-params-not-wire", "authHandler parameter type can only consist of Query and Header fields"],
   ],
+  // encoding.rs iface_fields: a request or response must resolve to an interface (Rust's Debug of what it found).
   "schema-not-object": [
-    ["svc/get.ts", 7, "schema-not-object", "request and response types must be interfaces or void"],
-    ["svc/get.ts", 8, "schema-not-object", "request and response types must be interfaces or void"],
-    ["svc/get.ts", 9, "schema-not-object", "request and response types must be interfaces or void"],
+    ["svc/get.ts", 7, "schema-not-object", "expected named interface type, found Basic(String)"],
+    [
+      "svc/get.ts",
+      8,
+      "schema-not-object",
+      'expected named interface type, found Array(Array(Named(Named { obj: Object { name: Some("User") }',
+    ],
+    ["svc/get.ts", 9, "schema-not-object", "expected named interface type, found Basic(String)"],
   ],
   "query-param-type": [["svc/get.ts", 4, "query-param-type", "type not supported for query parameters"]],
+  // app/mod.rs validate_validations reports at the schema's annotation, not the field.
   "validation-unsupported-type": [
-    ["svc/get.ts", 5, "validation-unsupported-type", "unsupported validation: MinLen<3> cannot be applied to number"],
+    ["svc/get.ts", 8, "validation-unsupported-type", "unsupported validation: MinLen<3> cannot be applied to number"],
   ],
   "http-status-twice": [["svc/get.ts", 4, "http-status-twice", "http status can only be defined once per response type"]],
   "cron-invalid": [
@@ -99,7 +106,8 @@ const CASES: Record<string, Expected[]> = {
     ["thief/read.ts", 4, "cross-service-database", "this app's rule (not Encore's)"],
   ],
   "encore-app-not-typescript": [["encore.app", 1, "encore-app-not-typescript", 'encore.app must set "lang": "typescript"']],
-  "syntax-error": [["svc/broken.ts", 1, "syntax-error", "syntax error: ',' expected."]],
+  // swc's message (module_loader.rs parse_file), as Encore reports it.
+  "syntax-error": [["svc/broken.ts", 1, "syntax-error", "Expected ',', got ';'"]],
   "cache-keyspace-invalid": [
     ["svc/keyspaces.ts", 5, "cache-key-pattern", "KeyPattern parameter must be named ':key' for basic (non-struct) key types"],
     ["svc/keyspaces.ts", 6, "cache-key-pattern", "cache key field 'tags' must be a basic type (string, number, or boolean)"],

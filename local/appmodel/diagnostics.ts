@@ -41,7 +41,12 @@ export class Diagnostics {
 
   /** Records a violation at a file (line 1) when there is no better node. */
   errorAtFile(file: string, message: string, rule: string): void {
-    this.errors.push({ loc: { file, line: 1, column: 1 }, message, rule });
+    this.errorAt({ file, line: 1, column: 1 }, message, rule);
+  }
+
+  /** Records a violation at a position known without a node (swc's, in any file). */
+  errorAt(loc: Loc, message: string, rule: string): void {
+    this.errors.push({ loc, message, rule });
   }
 }
 

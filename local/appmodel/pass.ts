@@ -4,12 +4,15 @@ import ts from "typescript";
 import { type Diagnostics, ParseFailure, attempt } from "./diagnostics";
 import type { EncoreRef } from "./encore-refs";
 import type { Loc, ServiceModel } from "./model";
-import type { SchemaBuilder } from "./schema";
+import type { SchemaBuilder } from "./types/schema";
+import type { TypeSystem } from "./types/system";
 
 export interface Pass {
   program: ts.Program;
   checker: ts.TypeChecker;
   diags: Diagnostics;
+  /** Encore's type resolver over the app's files (schema types never go through the checker). */
+  types: TypeSystem;
   schemas: SchemaBuilder;
   /** The app's own files with the encore.dev resource uses found in each. */
   files: { sf: ts.SourceFile; rel: string; refs: EncoreRef[] }[];

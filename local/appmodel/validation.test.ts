@@ -1,6 +1,8 @@
 // Validation expression building and simplification (types/validation.rs semantics).
 import { describe, expect, it } from "vitest";
-import { andExpr, orExpr, simplifyExpr, unsupportedValidation } from "./validation";
+import { unsupportedValidation } from "./types/schema";
+import { basic } from "./types/typ";
+import { andExpr, orExpr, simplifyExpr } from "./validation";
 
 const minLen = (value: number) => ({ rule: "minLen" as const, value });
 const maxLen = (value: number) => ({ rule: "maxLen" as const, value });
@@ -29,9 +31,13 @@ describe("validation expressions", () => {
   });
 
   it("reports rules that do not fit the base type in Encore's words", () => {
-    expect(unsupportedValidation(minLen(3), { kind: "number" })).toBe("unsupported validation: MinLen<3> cannot be applied to number");
-    expect(unsupportedValidation({ and: [minLen(3), isEmail] }, { kind: "string" })).toBeNull();
-    expect(unsupportedValidation({ rule: "minValue", value: 1 }, { kind: "decimal" })).toBeNull();
-    expect(unsupportedValidation(maxLen(3), { kind: "array", elem: { kind: "string" } })).toBeNull();
+    expect(unsupportedValidation(minLen(3), basic("number"))).toBe("unsupported validation: MinLen<3> cannot be applied to number");
+    expect(unsupportedValidation({ and: [minLen(3), isEmail] }, basic("string"))).toBeNull();
+    expect(unsupportedValidation({ rule: "minValue", value: 1 }, { t: "decimal" })).toBeNull();
+    expect(unsupportedValidation(maxLen(3), { t: "array", elem: basic("string") })).toBeNull();
+    // validation.rs Display: EndsWith lacks its closing `>` in Encore's message too.
+    expect(unsupportedValidation({ rule: "endsWith", value: "x" }, basic("number"))).toBe(
+      'unsupported validation: EndsWith<"x" cannot be applied to number',
+    );
   });
 });

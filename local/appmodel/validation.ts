@@ -1,7 +1,7 @@
 // encore.dev/validate expressions: how Encore combines them (types/validation.rs semantics:
-// `&` and `|` flatten into And/Or lists in source order, then one level is simplified) and
-// which base types each rule applies to.
-import type { TypeSchema, ValidationExpr } from "./model";
+// `&` and `|` flatten into And/Or lists in source order, then one level is simplified). Which
+// types each rule fits is types/schema.ts's (Rule::supports_type).
+import type { ValidationExpr } from "./model";
 
 type Rule = Extract<ValidationExpr, { rule: string }>;
 
@@ -59,82 +59,4 @@ export function simplifyExpr(expr: ValidationExpr): ValidationExpr {
   exprs.length = size;
   if (exprs.length === 1) return exprs[0];
   return mode === "and" ? { and: exprs } : { or: exprs };
-}
-
-/** Encore's rendering of a rule, for error messages ("MinLen<3>"). */
-export function describeRule(r: Rule): string {
-  switch (r.rule) {
-    case "minLen":
-      return `MinLen<${r.value}>`;
-    case "maxLen":
-      return `MaxLen<${r.value}>`;
-    case "minValue":
-      return `Min<${r.value}>`;
-    case "maxValue":
-      return `Max<${r.value}>`;
-    case "startsWith":
-      return `StartsWith<${JSON.stringify(r.value)}>`;
-    case "endsWith":
-      return `EndsWith<${JSON.stringify(r.value)}>`;
-    case "matchesRegexp":
-      return `MatchesRegexp<${JSON.stringify(r.value)}>`;
-    case "isEmail":
-      return "IsEmail";
-    case "isURL":
-      return "IsURL";
-  }
-}
-
-/** Encore's rendering of an expression ("(MinLen<3> & MaxLen<5>)"). */
-export function describeExpr(e: ValidationExpr): string {
-  if (isRule(e)) return describeRule(e);
-  if ("and" in e) return `(${e.and.map(describeExpr).join(" & ")})`;
-  return `(${e.or.map(describeExpr).join(" | ")})`;
-}
-
-/** Whether a rule can apply to a base type (Rule::supports_type). */
-function ruleSupports(r: Rule, base: TypeSchema): boolean {
-  switch (r.rule) {
-    case "minLen":
-    case "maxLen":
-      return base.kind === "array" || base.kind === "string";
-    case "minValue":
-    case "maxValue":
-      return base.kind === "number" || base.kind === "decimal";
-    default:
-      return base.kind === "string";
-  }
-}
-
-/** A short name for a schema type in error messages. */
-export function describeSchema(t: TypeSchema): string {
-  switch (t.kind) {
-    case "literal":
-      return JSON.stringify(t.value);
-    case "array":
-      return `${describeSchema(t.elem)}[]`;
-    case "object":
-      return "object";
-    case "map":
-      return `Record<string, ${describeSchema(t.value)}>`;
-    case "union":
-      return t.types.map(describeSchema).join(" | ");
-    case "validated":
-      return describeSchema(t.base);
-    default:
-      return t.kind;
-  }
-}
-
-/** Encore's "unsupported validation" message when some rule does not fit the base type, else null. */
-export function unsupportedValidation(expr: ValidationExpr, base: TypeSchema): string | null {
-  const bad: Rule[] = [];
-  const walk = (e: ValidationExpr): void => {
-    if (isRule(e)) {
-      if (!ruleSupports(e, base)) bad.push(e);
-    } else ("and" in e ? e.and : e.or).forEach(walk);
-  };
-  walk(expr);
-  if (bad.length === 0) return null;
-  return `unsupported validation: ${bad.map((r) => `${describeRule(r)} cannot be applied to ${describeSchema(base)}`).join(", ")}`;
 }

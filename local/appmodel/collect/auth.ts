@@ -5,8 +5,8 @@ import { ParseFailure, attempt } from "../diagnostics";
 import { parseConfigObject } from "../literal";
 import type { AuthHandlerModel, GatewayModel } from "../model";
 import { type Pass, isNew, locOf, parseEach, requireService } from "../pass";
-import { reportValidation } from "./endpoints";
-import { handlerTypes, objectSchemaOf } from "./signature";
+import { unwrapPromise } from "../types/schema";
+import { handlerTypes, interfaceFields, objectFields, resolveSchema, schemaOf } from "./signature";
 
 export interface AuthDecl {
   model: AuthHandlerModel;
@@ -57,14 +57,20 @@ function parseAuthHandler(pass: Pass, call: ts.CallExpression, rel: string): Aut
   if (types.resp === undefined) fail(call, "auth handler must have an explicitly defined result type", "auth-handler-invalid");
   const service = requireService(pass, call, `auth handler ${name}`);
 
-  const params = objectSchemaOf(pass, types.req, false) ?? { fields: [] };
-  for (const f of params.fields) {
-    if (f.location !== "header" && f.location !== "query" && f.location !== "cookie") {
-      fail(pass.schemas.nodeOf(f, call), "authHandler parameter type can only consist of Query and Header fields", "auth-params-not-wire");
+  // authhandler.rs: every parameter must be a Header, Query or Cookie (any wire spec).
+  const req = resolveSchema(pass, types.req);
+  const written = resolveSchema(pass, types.resp);
+  const fields = interfaceFields(pass, req);
+  for (const f of fields) {
+    if (f.schema.location === "default") {
+      fail(f.node ?? call, "authHandler parameter type can only consist of Query and Header fields", "auth-params-not-wire");
     }
-    reportValidation(pass, f, call);
   }
-  const authData = objectSchemaOf(pass, types.resp, false);
+  const params = { fields: fields.map((f) => f.schema) };
+  // legacymeta/mod.rs converts the parameters and the (unwrapped) auth data type.
+  schemaOf(pass, req);
+  const data = { typ: unwrapPromise(pass.types, written.typ), node: written.node };
+  const authData = objectFields(schemaOf(pass, data));
   const userID = authData?.fields.find((f) => f.name === "userID");
   if (authData === null || userID === undefined || userID.type.kind !== "string") {
     // Our own rule: Encore's runtime treats auth data without userID as unauthenticated.

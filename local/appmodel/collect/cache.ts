@@ -8,6 +8,9 @@ import { parseConfigObject, requiredProp, stringLit } from "../literal";
 import type { CacheClusterModel, EvictionPolicy } from "../model";
 import { type Pass, locOf, parseEach, serviceOf } from "../pass";
 import { parseNamedResource } from "./resource";
+import { type SchemaType, resolveSchema, schemaOf } from "./signature";
+import { typeText } from "../types/render";
+import { isBasic } from "../types/typ";
 
 export interface CacheClusterDecl {
   model: CacheClusterModel;
@@ -66,12 +69,6 @@ function parseCluster(pass: Pass, expr: ts.NewExpression, rel: string): CacheClu
   return { model: { name: r.name, file: rel, loc: locOf(pass, expr), evictionPolicy: policy as EvictionPolicy }, node: expr };
 }
 
-/** Whether a key type is one of Encore's basic types (string, number, boolean, bigint and the like). */
-function isBasic(type: ts.Type): boolean {
-  const basic = ts.TypeFlags.String | ts.TypeFlags.Number | ts.TypeFlags.Boolean | ts.TypeFlags.BigInt;
-  return (type.flags & basic) !== 0;
-}
-
 function checkKeyspace(pass: Pass, ref: EncoreRef): void {
   const expr = ref.expr as ts.NewExpression;
   const args = expr.arguments ?? [];
@@ -85,9 +82,9 @@ function checkKeyspace(pass: Pass, ref: EncoreRef): void {
 
   const keyNode = expr.typeArguments?.[0];
   if (keyNode === undefined) fail(expr, "missing key type parameter", "cache-key-type");
-  const keyType = pass.checker.getTypeFromTypeNode(keyNode);
-  if (keyType.flags & ts.TypeFlags.Any) fail(keyNode, "'any' is not supported as a cache key type", "cache-key-type");
-  if (keyType.flags & ts.TypeFlags.Unknown) fail(keyNode, "'unknown' is not supported as a cache key type", "cache-key-type");
+  const key = resolveSchema(pass, keyNode);
+  if (isBasic(key.typ, "any")) fail(keyNode, "'any' is not supported as a cache key type", "cache-key-type");
+  if (isBasic(key.typ, "unknown")) fail(keyNode, "'unknown' is not supported as a cache key type", "cache-key-type");
   if (pattern.startsWith("__encore"))
     fail(patternNode, "the prefix `__encore` is reserved for internal use by Encore", "cache-key-pattern");
 
@@ -95,18 +92,28 @@ function checkKeyspace(pass: Pass, ref: EncoreRef): void {
     .split("/")
     .filter((s) => s.startsWith(":"))
     .map((s) => s.slice(1));
-  if (isBasic(keyType)) {
+  if (key.typ.t === "basic") {
     if (params.some((p) => p !== "key")) {
       fail(patternNode, "KeyPattern parameter must be named ':key' for basic (non-struct) key types", "cache-key-pattern");
     }
-  } else if (!structKeyMatches(pass, keyNode, keyType, params, patternNode)) {
+  } else if (!structKeyMatches(pass, key, params, patternNode)) {
     return;
   }
 
-  if (ref.name === "StructKeyspace" && expr.typeArguments?.[1] !== undefined) {
-    const valueNode = expr.typeArguments[1];
-    if (!isObjectShape(pass.checker.getTypeFromTypeNode(valueNode), true)) {
-      fail(valueNode, "StructKeyspace value type must be an interface or object type", "cache-struct-value-type");
+  const valueNode = ref.name === "StructKeyspace" ? expr.typeArguments?.[1] : undefined;
+  const value = valueNode === undefined ? null : resolveSchema(pass, valueNode);
+  if (value !== null) {
+    const v = pass.types.underlying(value.typ);
+    if (v.t !== "interface" && v.t !== "class") {
+      fail(value.node, "StructKeyspace value type must be an interface or object type", "cache-struct-value-type");
+    }
+  }
+  // legacymeta/mod.rs converts both types but ignores a failed conversion (`.ok()`).
+  for (const s of value === null ? [key] : [key, value]) {
+    try {
+      schemaOf(pass, s);
+    } catch (err) {
+      if (!(err instanceof ParseFailure)) throw err;
     }
   }
   if (!isClusterReference(pass, clusterArg)) fail(expr, "could not resolve cache cluster reference", "cache-cluster-unresolved");
@@ -116,31 +123,24 @@ function checkKeyspace(pass: Pass, ref: EncoreRef): void {
   }
 }
 
-/** An interface or object literal type (Encore's Type::Interface), or a class when `classes` allows it. */
-function isObjectShape(type: ts.Type, classes: boolean): boolean {
-  if (!(type.flags & ts.TypeFlags.Object) || type.getCallSignatures().length > 0) return false;
-  const isClass = (type.symbol?.flags ?? 0) & ts.SymbolFlags.Class;
-  return classes || !isClass;
-}
-
 /**
- * Struct keys: fields of basic types, each named in the pattern, and every pattern parameter a field.
- * Like Encore, reports every mismatch and then gives up on the keyspace.
+ * Struct keys (cache.rs): an interface whose fields are exactly string, number, boolean or bigint,
+ * each named in the pattern, and every pattern parameter a field. Reports every mismatch, then gives
+ * up on the keyspace, as Encore does.
  */
-function structKeyMatches(pass: Pass, keyNode: ts.TypeNode, keyType: ts.Type, params: string[], patternNode: ts.Expression): boolean {
-  if (!isObjectShape(keyType, false)) fail(keyNode, `unsupported key type: ${pass.checker.typeToString(keyType)}`, "cache-key-type");
+function structKeyMatches(pass: Pass, key: SchemaType, params: string[], patternNode: ts.Expression): boolean {
+  const k = pass.types.underlying(key.typ);
+  if (k.t !== "interface") fail(key.node, `unsupported key type: ${typeText(k)}`, "cache-key-type");
   const errorsBefore = pass.diags.errors.length;
-  const fields = keyType.getProperties();
-  for (const field of fields) {
-    const fieldType = pass.checker.getNonNullableType(pass.checker.getTypeOfSymbolAtLocation(field, keyNode));
-    if (!isBasic(fieldType)) {
-      pass.diags.error(keyNode, `cache key field '${field.name}' must be a basic type (string, number, or boolean)`, "cache-key-pattern");
+  for (const field of k.fields) {
+    if (!(field.typ.t === "basic" && ["string", "number", "boolean", "bigint"].includes(field.typ.basic))) {
+      pass.diags.error(key.node, `cache key field '${field.name}' must be a basic type (string, number, or boolean)`, "cache-key-pattern");
     } else if (!params.includes(field.name)) {
-      pass.diags.error(keyNode, `cache key field '${field.name}' is not used in the keyPattern`, "cache-key-pattern");
+      pass.diags.error(key.node, `cache key field '${field.name}' is not used in the keyPattern`, "cache-key-pattern");
     }
   }
   for (const param of params) {
-    if (!fields.some((f) => f.name === param)) {
+    if (!k.fields.some((f) => f.name === param)) {
       pass.diags.error(patternNode, `keyPattern parameter '${param}' does not exist in the key type`, "cache-key-pattern");
     }
   }

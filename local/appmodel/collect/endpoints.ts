@@ -4,12 +4,13 @@ import { bindName, enclosingVariable, isDirectInitializer, isExportedTopLevel } 
 import { ParseFailure } from "../diagnostics";
 import type { EncoreRef } from "../encore-refs";
 import { boolLit, isNullLit, parseConfigObject, stringArrayLit, stringLit, unsignedLit } from "../literal";
-import type { EndpointModel, FieldSchema, HttpMethod, ObjectSchema, TypeSchema } from "../model";
+import type { EndpointModel, HttpMethod } from "../model";
 import { type Pass, locOf, parseEach, requireService } from "../pass";
 import { type Segment, parsePath } from "../respath";
-import { validationErrors } from "../schema";
-import { describeSchema } from "../validation";
-import { handlerTypes, objectSchemaOf } from "./signature";
+import { typeDebug } from "../types/render";
+import { type PlacedField, dropEmptyOrVoid, isQueryType, unsupportedValidation, unwrapPromise } from "../types/schema";
+import { isBasic } from "../types/typ";
+import { type HandlerTypes, checkSchemaType, handlerTypes, interfaceFields, resolveSchema } from "./signature";
 import { docComment } from "../doc";
 import { parseStaticAssets } from "./static-assets";
 
@@ -28,7 +29,8 @@ const CONFIG_KEYS = ["method", "path", "expose", "auth", "bodyLimit", "tags", "s
 const METHOD_ORDER: HttpMethod[] = ["GET", "POST", "PATCH", "PUT", "DELETE", "HEAD", "OPTIONS", "TRACE", "CONNECT"];
 /** What "*" expands to: every method but CONNECT, which axum does not route. */
 const ALL_METHODS = METHOD_ORDER.filter((m) => m !== "CONNECT");
-const BODYLESS = new Set<HttpMethod>(["GET", "HEAD", "DELETE", "OPTIONS", "TRACE"]);
+/** api.rs Method::supports_body: the methods whose default field place is the body, not the query string. */
+const BODY_METHODS = new Set<HttpMethod>(["POST", "PUT", "PATCH", "CONNECT"]);
 const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
 
 function fail(node: ts.Node, message: string, rule: string): never {
@@ -108,11 +110,7 @@ function parseEndpoint(pass: Pass, ref: EncoreRef, rel: string): EndpointDecl {
 
   if (!raw && !isStatic) {
     const types = handlerTypes(call, handler!, "endpoint handler cannot have type parameters");
-    model.request = types.req === undefined ? null : objectSchemaOf(pass, types.req, false);
-    model.response = types.resp === undefined ? null : objectSchemaOf(pass, types.resp, true);
-    placePathParams(pass, model.request, parsed.segments, pathNode ?? configArg, call);
-    checkRequestFields(pass, model, call);
-    checkResponseFields(pass, model.response, call);
+    describeSchemas(pass, model, types, parsed.segments, pathNode ?? configArg, call);
   }
   return { model, node: call, decl, segments: parsed.segments };
 }
@@ -134,60 +132,60 @@ function parseMethods(expr: ts.Expression): HttpMethod[] {
   return METHOD_ORDER.filter((m) => set.has(m));
 }
 
-/** Marks path-param fields "path" and checks each `:x` has a field x of a path-capable type. */
-function placePathParams(pass: Pass, request: ObjectSchema | null, segments: Segment[], pathNode: ts.Node, call: ts.Node): void {
+/**
+ * encoding.rs describe_endpoint and what app/mod.rs then checks: the request's fields (path
+ * parameters first, each of a type a path can carry), the response's, query-string types, one
+ * HttpStatus, the schema types themselves and their validations.
+ */
+function describeSchemas(
+  pass: Pass,
+  model: EndpointModel,
+  types: HandlerTypes,
+  segments: Segment[],
+  pathNode: ts.Node,
+  call: ts.Node,
+): void {
+  const req = types.req === undefined ? null : resolveSchema(pass, types.req);
+  const written = types.resp === undefined ? null : resolveSchema(pass, types.resp);
+  const respTyp = written === null ? null : dropEmptyOrVoid(unwrapPromise(pass.types, written.typ));
+  const resp = written === null || respTyp === null ? null : { typ: respTyp, node: written.node };
+
   const dynamic = segments.filter((s): s is Exclude<Segment, { kind: "literal" }> => s.kind !== "literal");
-  if (dynamic.length === 0) return;
-  if (request === null) fail(call, "request schema must be defined when having path parameters", "path-param-no-request");
+  if (req === null && dynamic.length > 0) fail(call, "request schema must be defined when having path parameters", "path-param-no-request");
+  const reqFields = req === null ? [] : interfaceFields(pass, req);
   for (const seg of dynamic) {
-    const field = request.fields.find((f) => f.name === seg.name);
-    if (field === undefined) fail(pathNode, `path parameter not found in request schema (${seg.name})`, "path-param-missing");
-    field.location = "path";
-    field.wireName = field.name;
-    const base = field.type.kind === "validated" ? field.type.base : field.type;
-    if (seg.kind === "param" && !["string", "number", "bigint", "boolean"].includes(base.kind)) {
-      pass.diags.error(pass.schemas.nodeOf(field, call), `unsupported path parameter type: ${describeSchema(base)}`, "path-param-type");
-    }
+    const f = reqFields.find((x) => x.schema.name === seg.name);
+    if (f === undefined) fail(pathNode, "path parameter not found in request schema", "path-param-missing");
+    f.schema.location = "path";
+    f.schema.wireName = f.schema.name;
   }
-}
+  const respFields = resp === null ? [] : interfaceFields(pass, resp);
+  for (const f of reqFields) if (f.schema.location === "path") checkPathParamType(f, call);
 
-/** Whether a type can travel in a query string (validate_req_params). */
-function queryCapable(t: TypeSchema): boolean {
-  switch (t.kind) {
-    case "object":
-    case "map":
-      return false;
-    case "array":
-      return queryCapable(t.elem);
-    case "union":
-      return t.types.every(queryCapable);
-    case "validated":
-      return queryCapable(t.base);
-    default:
-      return true;
+  const queryByDefault = model.methods.some((m) => !BODY_METHODS.has(m));
+  for (const f of reqFields) {
+    const inQuery = f.schema.location === "query" || (f.schema.location === "default" && queryByDefault);
+    if (inQuery && !isQueryType(pass.types, f.typ))
+      pass.diags.error(f.node ?? call, "type not supported for query parameters", "query-param-type");
   }
-}
-
-function checkRequestFields(pass: Pass, ep: EndpointModel, call: ts.Node): void {
-  const hasQueryMethod = ep.methods.some((m) => BODYLESS.has(m));
-  for (const f of ep.request?.fields ?? []) {
-    const inQuery = f.location === "query" || (f.location === "default" && hasQueryMethod);
-    if (inQuery && !queryCapable(f.type)) {
-      pass.diags.error(pass.schemas.nodeOf(f, call), "type not supported for query parameters", "query-param-type");
-    }
-    reportValidation(pass, f, call);
-  }
-}
-
-function checkResponseFields(pass: Pass, response: ObjectSchema | null, call: ts.Node): void {
-  const statuses = (response?.fields ?? []).filter((f) => f.location === "httpstatus");
+  const statuses = respFields.filter((f) => f.schema.location === "httpstatus");
   if (statuses.length > 1) {
-    pass.diags.error(pass.schemas.nodeOf(statuses[0], call), "http status can only be defined once per response type", "http-status-twice");
+    pass.diags.error(statuses[0].node ?? call, "http status can only be defined once per response type", "http-status-twice");
   }
-  for (const f of response?.fields ?? []) reportValidation(pass, f, call);
+  if (req !== null) checkSchemaType(pass, req);
+  if (resp !== null) checkSchemaType(pass, resp);
+  model.request = req === null || isBasic(req.typ, "void") ? null : { fields: reqFields.map((f) => f.schema) };
+  model.response = resp === null ? null : { fields: respFields.map((f) => f.schema) };
 }
 
-/** Reports validation rules applied to types they cannot check (validate_validations). */
-export function reportValidation(pass: Pass, f: FieldSchema, fallback: ts.Node): void {
-  for (const msg of validationErrors(f.type)) pass.diags.error(pass.schemas.nodeOf(f, fallback), msg, "validation-unsupported-type");
+/** encoding.rs rewrite_path_types: a path parameter is a string, boolean, number or bigint, validated as it allows. */
+function checkPathParamType(f: PlacedField, call: ts.Node): void {
+  const [typ, expr] = f.typ.t === "validated" ? [f.typ.typ, f.typ.expr] : [f.typ, null];
+  if (expr !== null) {
+    const err = unsupportedValidation(expr, typ);
+    if (err !== null) fail(f.node ?? call, err, "validation-unsupported-type");
+  }
+  if (!(typ.t === "basic" && ["string", "boolean", "number", "bigint"].includes(typ.basic))) {
+    fail(f.node ?? call, `unsupported path parameter type: ${typeDebug(typ)}`, "path-param-type");
+  }
 }

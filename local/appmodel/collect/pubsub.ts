@@ -6,9 +6,8 @@ import { parseDurationMs } from "../duration";
 import { type ConfigProps, parseConfigObject, requiredProp, stringLit, unsignedLit } from "../literal";
 import type { SubscriptionModel, TopicModel } from "../model";
 import { type Pass, isNew, locOf, parseEach, requireService } from "../pass";
-import { reportValidation } from "./endpoints";
 import { parseNamedResource } from "./resource";
-import { objectSchemaOf } from "./signature";
+import { checkValidations, objectFields, resolveSchema, schemaOf } from "./signature";
 
 export interface TopicDecl {
   model: TopicModel;
@@ -40,9 +39,11 @@ function parseTopic(pass: Pass, expr: ts.NewExpression, rel: string): TopicDecl 
     fail(guaranteeNode as ts.Node, "invalid delivery guarantee", "topic-invalid-delivery-guarantee");
   }
   const ordering = cfg.get("orderingAttribute")?.value;
-  const message = objectSchemaOf(pass, msgNode, false);
-  if (message === null) fail(msgNode, "pubsub message type must be an object type", "schema-not-object");
-  for (const f of message.fields) reportValidation(pass, f, msgNode);
+  // pubsub_topic.rs resolves it, app/mod.rs validate_pubsub checks its validations, legacymeta converts it.
+  const resolved = resolveSchema(pass, msgNode);
+  checkValidations(pass, resolved);
+  const message = objectFields(schemaOf(pass, resolved, resolved.typ, "could not resolve message type: "));
+  if (message === null) fail(msgNode, "pubsub message type must be an object type (this runtime's rule)", "schema-not-object");
   return {
     model: {
       name: r.name,

@@ -1,10 +1,14 @@
-// Request/response types of handlers: from the handler's annotations, else from the call's type
-// arguments (api.rs parse_endpoint_signature, authhandler.rs parse_auth_handler_signature).
+// Request/response types of handlers (api.rs parse_endpoint_signature, authhandler.rs
+// parse_auth_handler_signature) and what Encore does with a resolved schema type: its fields
+// (encoding.rs iface_fields), the app-wide checks (app/mod.rs validate_schema_type and
+// validate_validations) and the conversion to a wire schema (legacymeta/schema.rs).
 import ts from "typescript";
 import { ParseFailure } from "../diagnostics";
-import { resolveAlias } from "../encore-refs";
-import type { ObjectSchema } from "../model";
+import type { ObjectSchema, TypeSchema } from "../model";
 import type { Pass } from "../pass";
+import { typeDebug } from "../types/render";
+import { type PlacedField, SchemaBail, resolveInterface, schemaTypeError, unwrapPromise, validationProblems } from "../types/schema";
+import { EncorePanic, type Type, isBasic } from "../types/typ";
 
 export interface HandlerTypes {
   req: ts.TypeNode | undefined;
@@ -26,27 +30,60 @@ export function handlerTypes(call: ts.CallExpression, handler: ts.Expression | u
   return { req: req ?? call.typeArguments?.[0], resp: resp ?? call.typeArguments?.[1] };
 }
 
-/** `Promise<T>` (the global one) becomes T; anything else is returned as is (unwrap_promise). */
-export function unwrapPromise(pass: Pass, node: ts.TypeNode): ts.TypeNode {
-  if (!ts.isTypeReferenceNode(node) || node.typeArguments?.length !== 1) return node;
-  const nameNode = ts.isQualifiedName(node.typeName) ? node.typeName.right : node.typeName;
-  const sym = pass.checker.getSymbolAtLocation(nameNode);
-  const decl = sym && resolveAlias(sym, pass.checker).declarations?.[0];
-  if (decl === undefined || sym?.name !== "Promise" || !pass.program.isSourceFileDefaultLibrary(decl.getSourceFile())) return node;
-  return node.typeArguments[0];
+/** A resolved schema type and the annotation it was written as (Encore's Sp<Type>). */
+export interface SchemaType {
+  typ: Type;
+  node: ts.TypeNode;
+}
+
+/** TypeChecker::resolve_type on an annotation. */
+export function resolveSchema(pass: Pass, node: ts.TypeNode): SchemaType {
+  return { typ: convert(pass, node, () => pass.types.resolve(node)), node };
 }
 
 /**
- * The object schema a request/response annotation denotes, or null for void. With
- * `dropEmpty` an empty object literal type also gives null (Encore's drop_empty_or_void for
- * responses). Non-object types are Encore's "must be interfaces or void" error.
+ * encoding.rs iface_fields: the fields of a request/response/auth-params type, converted, with
+ * where each was written. Void has none; anything but an interface (through named types) ends the
+ * resource with Encore's "expected named interface type".
  */
-export function objectSchemaOf(pass: Pass, written: ts.TypeNode, dropEmpty: boolean): ObjectSchema | null {
-  const node = unwrapPromise(pass, written);
-  const type = pass.checker.getTypeFromTypeNode(node);
-  if (type.flags & (ts.TypeFlags.Void | ts.TypeFlags.Undefined)) return null;
-  if (dropEmpty && ts.isTypeLiteralNode(node) && node.members.length === 0) return null;
-  const err = pass.schemas.objectTypeError(type);
-  if (err !== null) throw new ParseFailure(node, err, "schema-not-object");
-  return pass.schemas.objectSchema(type, node);
+export function interfaceFields(pass: Pass, s: SchemaType): PlacedField[] {
+  const typ = unwrapPromise(pass.types, s.typ);
+  if (isBasic(typ, "void")) return [];
+  const iface = resolveInterface(pass.types, typ);
+  if (iface === null) throw new ParseFailure(s.node, `expected named interface type, found ${typeDebug(typ)}`, "schema-not-object");
+  return convert(pass, s.node, () => pass.schemas.fields(iface));
+}
+
+/** app/mod.rs validate_schema_type and validate_validations, reported at the annotation as Encore does. */
+export function checkSchemaType(pass: Pass, s: SchemaType): void {
+  const err = convert(pass, s.node, () => schemaTypeError(pass.types, s.typ));
+  if (err !== null) pass.diags.error(s.node, err, "schema-not-object");
+  checkValidations(pass, s);
+}
+
+/** app/mod.rs validate_validations alone (what Pub/Sub messages get). */
+export function checkValidations(pass: Pass, s: SchemaType): void {
+  for (const msg of convert(pass, s.node, () => validationProblems(pass.types, s.typ))) {
+    pass.diags.error(s.node, msg, msg.startsWith("unsupported standalone") ? "validation-standalone" : "validation-unsupported-type");
+  }
+}
+
+/** legacymeta/schema.rs on a whole type, its `bail!` reported at the annotation with an optional prefix. */
+export function schemaOf(pass: Pass, s: SchemaType, typ: Type = s.typ, prefix = ""): TypeSchema {
+  return convert(pass, s.node, () => pass.schemas.typ(typ), prefix);
+}
+
+/** The fields of a converted type, for resources whose runtime model needs an object. */
+export function objectFields(schema: TypeSchema): ObjectSchema | null {
+  return schema.kind === "object" ? { fields: schema.fields } : null;
+}
+
+function convert<T>(pass: Pass, node: ts.TypeNode, fn: () => T, prefix = ""): T {
+  try {
+    return pass.types.at(node, fn);
+  } catch (err) {
+    if (err instanceof SchemaBail) throw new ParseFailure(node, prefix + err.message, "schema-unsupported-type");
+    if (err instanceof EncorePanic) throw new ParseFailure(node, err.message, "encore-panic");
+    throw err;
+  }
 }
