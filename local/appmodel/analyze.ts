@@ -56,7 +56,7 @@ export function analyzeApp(root: string): AppModel {
     diags.syntaxErrors(sf, program.getSyntacticDiagnostics(sf));
     return [{ sf, rel, refs: findEncoreRefs(sf, checker) }];
   });
-  const schemas = new SchemaBuilder(types, (message) => types.reportUnplaced(message));
+  const schemas = new SchemaBuilder(types, (message) => diags.error(types.current(), message, "schema-unsupported-type"));
   const pass: Pass = { program, checker, diags, types, schemas, files, services: [] };
 
   pass.services = collectServices(pass);
@@ -79,12 +79,13 @@ export function analyzeApp(root: string): AppModel {
   checkQueries(pass, dbs, dbRefs);
   checkImports(pass);
 
-  if (diags.errors.length > 0) {
+  const failures = diags.failures();
+  if (failures.length > 0) {
     const byPos = (a: CompileError, b: CompileError): number =>
       a.loc.file.localeCompare(b.loc.file) || a.loc.line - b.loc.line || a.loc.column - b.loc.column;
     // One cause can be met twice (a file swc refuses, then an import of it): report it once.
     const seen = new Set<string>();
-    const unique = diags.errors.filter((e) => {
+    const unique = failures.filter((e) => {
       const key = `${e.loc.file}:${e.loc.line}:${e.loc.column}:${e.message}`;
       return !seen.has(key) && seen.add(key) !== undefined;
     });

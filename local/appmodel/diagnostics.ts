@@ -3,9 +3,18 @@ import path from "node:path";
 import ts from "typescript";
 import type { CompileError, Loc } from "./model";
 
+/**
+ * Rules Encore checks only once everything else passed: its metadata step (legacymeta, which
+ * converts types to schemas) runs only on an app without other errors (app/mod.rs
+ * validate_and_describe), so its errors show only then.
+ */
+const METADATA_RULES = new Set(["schema-unsupported-type"]);
+
 /** Collects every violation; analyzeApp throws them together at the end. */
 export class Diagnostics {
   readonly errors: CompileError[] = [];
+  /** Violations of METADATA_RULES, reported when there are no others. */
+  readonly metadataErrors: CompileError[] = [];
 
   constructor(readonly root: string) {}
 
@@ -28,14 +37,14 @@ export class Diagnostics {
 
   /** Records a violation at a node. */
   error(node: ts.Node, message: string, rule: string): void {
-    this.errors.push({ loc: this.loc(node), message, rule });
+    this.errorAt(this.loc(node), message, rule);
   }
 
   /** Records TypeScript's syntax errors: Encore cannot parse such a file either. */
   syntaxErrors(sf: ts.SourceFile, diagnostics: readonly ts.Diagnostic[]): void {
     for (const d of diagnostics) {
       const message = ts.flattenDiagnosticMessageText(d.messageText, " ");
-      this.errors.push({ loc: this.locAt(sf, d.start ?? 0), message: `syntax error: ${message}`, rule: "syntax-error" });
+      this.errorAt(this.locAt(sf, d.start ?? 0), `syntax error: ${message}`, "syntax-error");
     }
   }
 
@@ -46,7 +55,12 @@ export class Diagnostics {
 
   /** Records a violation at a position known without a node (swc's, in any file). */
   errorAt(loc: Loc, message: string, rule: string): void {
-    this.errors.push({ loc, message, rule });
+    (METADATA_RULES.has(rule) ? this.metadataErrors : this.errors).push({ loc, message, rule });
+  }
+
+  /** What the app fails with: its errors, else the metadata step's. */
+  failures(): CompileError[] {
+    return this.errors.length > 0 ? this.errors : this.metadataErrors;
   }
 }
 

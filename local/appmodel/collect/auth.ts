@@ -5,8 +5,8 @@ import { ParseFailure, attempt } from "../diagnostics";
 import { parseConfigObject } from "../literal";
 import type { AuthHandlerModel, GatewayModel } from "../model";
 import { type Pass, isNew, locOf, parseEach, requireService } from "../pass";
-import { unwrapPromise } from "../types/schema";
-import { handlerTypes, interfaceFields, objectFields, resolveSchema, schemaOf } from "./signature";
+import { unwrapPromise, wireSpecOf } from "../types/schema";
+import { convertFields, handlerTypes, interfaceOf, objectFields, resolveSchema, schemaOf } from "./signature";
 
 export interface AuthDecl {
   model: AuthHandlerModel;
@@ -60,15 +60,15 @@ function parseAuthHandler(pass: Pass, call: ts.CallExpression, rel: string): Aut
   // authhandler.rs: every parameter must be a Header, Query or Cookie (any wire spec).
   const req = resolveSchema(pass, types.req);
   const written = resolveSchema(pass, types.resp);
-  const fields = interfaceFields(pass, req);
-  for (const f of fields) {
-    if (f.schema.location === "default") {
+  const iface = interfaceOf(pass, req);
+  for (const f of iface?.fields ?? []) {
+    if (wireSpecOf(f.typ) === null) {
       fail(f.node ?? call, "authHandler parameter type can only consist of Query and Header fields", "auth-params-not-wire");
     }
   }
-  const params = { fields: fields.map((f) => f.schema) };
   // legacymeta/mod.rs converts the parameters and the (unwrapped) auth data type.
   schemaOf(pass, req);
+  const params = { fields: convertFields(pass, req, iface).map((f) => f.schema) };
   const data = { typ: unwrapPromise(pass.types, written.typ), node: written.node };
   const authData = objectFields(schemaOf(pass, data));
   const userID = authData?.fields.find((f) => f.name === "userID");

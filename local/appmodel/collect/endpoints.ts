@@ -8,9 +8,9 @@ import type { EndpointModel, HttpMethod } from "../model";
 import { type Pass, locOf, parseEach, requireService } from "../pass";
 import { type Segment, parsePath } from "../respath";
 import { typeDebug } from "../types/render";
-import { type PlacedField, dropEmptyOrVoid, isQueryType, unsupportedValidation, unwrapPromise } from "../types/schema";
-import { isBasic } from "../types/typ";
-import { type HandlerTypes, checkSchemaType, handlerTypes, interfaceFields, resolveSchema } from "./signature";
+import { dropEmptyOrVoid, isQueryType, unsupportedValidation, unwrapPromise, wireSpecOf } from "../types/schema";
+import type { Field } from "../types/typ";
+import { type HandlerTypes, checkSchemaType, convertFields, handlerTypes, interfaceOf, resolveSchema } from "./signature";
 import { docComment } from "../doc";
 import { parseStaticAssets } from "./static-assets";
 
@@ -152,34 +152,45 @@ function describeSchemas(
 
   const dynamic = segments.filter((s): s is Exclude<Segment, { kind: "literal" }> => s.kind !== "literal");
   if (req === null && dynamic.length > 0) fail(call, "request schema must be defined when having path parameters", "path-param-no-request");
-  const reqFields = req === null ? [] : interfaceFields(pass, req);
-  for (const seg of dynamic) {
-    const f = reqFields.find((x) => x.schema.name === seg.name);
+  const reqIface = req === null ? null : interfaceOf(pass, req);
+  const reqFields = reqIface?.fields ?? [];
+  const pathFields = dynamic.map((seg) => {
+    const f = reqFields.find((x) => x.name === seg.name);
     if (f === undefined) fail(pathNode, "path parameter not found in request schema", "path-param-missing");
-    f.schema.location = "path";
-    f.schema.wireName = f.schema.name;
-  }
-  const respFields = resp === null ? [] : interfaceFields(pass, resp);
-  for (const f of reqFields) if (f.schema.location === "path") checkPathParamType(f, call);
+    return f;
+  });
+  const respIface = resp === null ? null : interfaceOf(pass, resp);
+  for (const f of pathFields) checkPathParamType(f, call);
 
+  // The request's other fields travel by their wire spec, else in the query string for methods without a body.
   const queryByDefault = model.methods.some((m) => !BODY_METHODS.has(m));
   for (const f of reqFields) {
-    const inQuery = f.schema.location === "query" || (f.schema.location === "default" && queryByDefault);
+    if (pathFields.includes(f)) continue;
+    const spec = wireSpecOf(f.typ);
+    const inQuery = spec === null ? queryByDefault : spec.location === "query";
     if (inQuery && !isQueryType(pass.types, f.typ))
       pass.diags.error(f.node ?? call, "type not supported for query parameters", "query-param-type");
   }
-  const statuses = respFields.filter((f) => f.schema.location === "httpstatus");
+  const statuses = (respIface?.fields ?? []).filter((f) => wireSpecOf(f.typ)?.location === "httpstatus");
   if (statuses.length > 1) {
     pass.diags.error(statuses[0].node ?? call, "http status can only be defined once per response type", "http-status-twice");
   }
   if (req !== null) checkSchemaType(pass, req);
   if (resp !== null) checkSchemaType(pass, resp);
-  model.request = req === null || isBasic(req.typ, "void") ? null : { fields: reqFields.map((f) => f.schema) };
-  model.response = resp === null ? null : { fields: respFields.map((f) => f.schema) };
+
+  // legacymeta/schema.rs: the wire schemas, path parameters placed in the path.
+  const reqSchema = req === null ? [] : convertFields(pass, req, reqIface);
+  for (const f of reqSchema) {
+    if (!pathFields.some((p) => p.name === f.schema.name)) continue;
+    f.schema.location = "path";
+    f.schema.wireName = f.schema.name;
+  }
+  model.request = req === null || reqIface === null ? null : { fields: reqSchema.map((f) => f.schema) };
+  model.response = resp === null ? null : { fields: convertFields(pass, resp, respIface).map((f) => f.schema) };
 }
 
 /** encoding.rs rewrite_path_types: a path parameter is a string, boolean, number or bigint, validated as it allows. */
-function checkPathParamType(f: PlacedField, call: ts.Node): void {
+function checkPathParamType(f: Field, call: ts.Node): void {
   const [typ, expr] = f.typ.t === "validated" ? [f.typ.typ, f.typ.expr] : [f.typ, null];
   if (expr !== null) {
     const err = unsupportedValidation(expr, typ);

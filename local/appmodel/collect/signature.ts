@@ -10,6 +10,8 @@ import { typeDebug } from "../types/render";
 import { type PlacedField, SchemaBail, resolveInterface, schemaTypeError, unwrapPromise, validationProblems } from "../types/schema";
 import { EncorePanic, type Type, isBasic } from "../types/typ";
 
+type Iface = Extract<Type, { t: "interface" }>;
+
 export interface HandlerTypes {
   req: ts.TypeNode | undefined;
   resp: ts.TypeNode | undefined;
@@ -42,16 +44,21 @@ export function resolveSchema(pass: Pass, node: ts.TypeNode): SchemaType {
 }
 
 /**
- * encoding.rs iface_fields: the fields of a request/response/auth-params type, converted, with
- * where each was written. Void has none; anything but an interface (through named types) ends the
- * resource with Encore's "expected named interface type".
+ * encoding.rs iface_fields: the interface a request/response/auth-params type is (through named
+ * types and a Promise), null for void; anything else ends the resource with Encore's "expected
+ * named interface type".
  */
-export function interfaceFields(pass: Pass, s: SchemaType): PlacedField[] {
+export function interfaceOf(pass: Pass, s: SchemaType): Iface | null {
   const typ = unwrapPromise(pass.types, s.typ);
-  if (isBasic(typ, "void")) return [];
-  const iface = resolveInterface(pass.types, typ);
+  if (isBasic(typ, "void")) return null;
+  const iface = convert(pass, s.node, () => resolveInterface(pass.types, typ));
   if (iface === null) throw new ParseFailure(s.node, `expected named interface type, found ${typeDebug(typ)}`, "schema-not-object");
-  return convert(pass, s.node, () => pass.schemas.fields(iface));
+  return iface;
+}
+
+/** legacymeta/schema.rs on an interface's fields, each with where it was written. */
+export function convertFields(pass: Pass, s: SchemaType, iface: Iface | null): PlacedField[] {
+  return iface === null ? [] : convert(pass, s.node, () => pass.schemas.fields(iface));
 }
 
 /** app/mod.rs validate_schema_type and validate_validations, reported at the annotation as Encore does. */

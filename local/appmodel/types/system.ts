@@ -61,9 +61,10 @@ export class TypeSystem {
     }
   }
 
-  /** Reports at the current schema (Encore's span-less errors). */
-  reportUnplaced(message: string): void {
-    this.state.report(null, message);
+  /** The schema being worked on: where errors Encore gives no position are reported. */
+  current(): ts.Node {
+    if (this.fallback === null) throw new Error("analyzer: no schema is being resolved");
+    return this.fallback;
   }
 
   /** The underlying type of a named type, or the concrete type itself (Ctx::underlying in a fresh scope). */

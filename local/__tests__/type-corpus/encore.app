@@ -1,0 +1,1 @@
+{"id":"","lang":"typescript"}

@@ -1,0 +1,3 @@
+import { Service } from "encore.dev/service";
+
+export default new Service("svc");

@@ -1,0 +1,6 @@
+export type Role = "admin" | "member";
+
+export interface User {
+  id: string;
+  role: Role;
+}
