@@ -36,6 +36,14 @@ describe("npm run check on a broken app", () => {
   it.each([
     ["invalid-sql", "svc/queries.ts:4:11", 'invalid database query: syntax error at or near "SELEC"'],
     ["unresolved-import", "local/tool.ts:1:1", "unable to resolve module ./missing"],
+    [
+      "response-typeof-array-index",
+      "svc/clicks.ts:4:26",
+      "unsupported indexed access type operation: obj Union(Union { types: [] }) index Basic(Number)",
+    ],
+    ["response-function-field", "svc/job.ts:5:11", "unsupported: TsFnOrConstructorType(TsFnType(..))"],
+    ["types-only-import", "svc/pad.ts:2:1", "unable to resolve module left-only: failed to get the node_modules path"],
+    ["import-defer", "lib/report.ts:1:14", "Expected ',', got '*'"],
   ])("%s exits 1 naming %s", async (name, where, message) => {
     const { code, output } = await runCli(path.join(fixturesDir, name), "check");
     expect(code).toBe(1);
