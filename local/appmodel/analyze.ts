@@ -1,6 +1,7 @@
-// The local runtime's stand-in for Encore's compiler (tsparser): reads the app once through the
-// TypeScript compiler API, builds the AppModel every other part of local/ runs from, and rejects
-// what Encore's compiler rejects (plus a few rules of our own, each marked as such).
+// The local runtime's stand-in for Encore's compiler (tsparser): reads the app once, builds the
+// AppModel every other part of local/ runs from, and rejects what Encore's compiler rejects (plus a
+// few rules of our own, each marked as such). Resources are found through the TypeScript compiler
+// API; schema types go through types/, Encore's resolver ported, and every file through swc.
 //
 // Files: every *.ts under the root except what Encore skips (node_modules, encore.gen,
 // __tests__, dot-directories, *.test.ts, *.spec.ts), this runtime's own local/ included, as
