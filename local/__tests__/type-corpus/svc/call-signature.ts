@@ -7,7 +7,6 @@ interface Resp {
   a: string;
 }
 
-export const callSignature = api({ method: "POST", path: "/call-signature" }, async (): Promise<Resp> => {
-  // HERE
+export const callSignature = api({ method: "POST", path: "/call-signature" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

@@ -10,7 +10,6 @@ interface Resp {
   point: Point;
 }
 
-export const classField = api({ method: "POST", path: "/class-field" }, async (): Promise<Resp> => {
-  // HERE
+export const classField = api({ method: "POST", path: "/class-field" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

@@ -8,7 +8,6 @@ interface Resp {
   first: Elem<string[]>;
 }
 
-export const conditionalInferArray = api({ method: "POST", path: "/conditional-infer-array" }, async (): Promise<Resp> => {
-  // HERE
+export const conditionalInferArray = api({ method: "POST", path: "/conditional-infer-array" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

@@ -6,7 +6,6 @@ interface Resp {
   [key: string]: number;
 }
 
-export const indexSignatureTop = api({ method: "POST", path: "/index-signature-top" }, async (): Promise<Resp> => {
-  // HERE
+export const indexSignatureTop = api({ method: "POST", path: "/index-signature-top" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

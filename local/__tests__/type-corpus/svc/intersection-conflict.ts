@@ -4,7 +4,6 @@ import { api } from "encore.dev/api";
 
 type Resp = { a: string } & { a: number };
 
-export const intersectionConflict = api({ method: "POST", path: "/intersection-conflict" }, async (): Promise<Resp> => {
-  // HERE
+export const intersectionConflict = api({ method: "POST", path: "/intersection-conflict" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

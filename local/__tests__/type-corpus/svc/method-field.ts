@@ -6,7 +6,6 @@ interface Resp {
   run(): void;
 }
 
-export const methodField = api({ method: "POST", path: "/method-field" }, async (): Promise<Resp> => {
-  // HERE
+export const methodField = api({ method: "POST", path: "/method-field" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

@@ -6,7 +6,6 @@ interface Resp {
   value: NonNullable<string | null>;
 }
 
-export const nonnullable = api({ method: "POST", path: "/nonnullable" }, async (): Promise<Resp> => {
-  // HERE
+export const nonnullable = api({ method: "POST", path: "/nonnullable" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

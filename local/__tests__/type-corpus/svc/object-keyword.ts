@@ -6,7 +6,6 @@ interface Resp {
   value: object;
 }
 
-export const objectKeyword = api({ method: "POST", path: "/object-keyword" }, async (): Promise<Resp> => {
-  // HERE
+export const objectKeyword = api({ method: "POST", path: "/object-keyword" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

@@ -6,7 +6,6 @@ interface Resp {
   pair: [string, number];
 }
 
-export const tuple = api({ method: "POST", path: "/tuple" }, async (): Promise<Resp> => {
-  // HERE
+export const tuple = api({ method: "POST", path: "/tuple" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

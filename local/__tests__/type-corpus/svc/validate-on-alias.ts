@@ -9,7 +9,6 @@ interface Resp {
   owner: Email & MaxLen<50>;
 }
 
-export const validateOnAlias = api({ method: "POST", path: "/validate-on-alias" }, async (): Promise<Resp> => {
-  // HERE
+export const validateOnAlias = api({ method: "POST", path: "/validate-on-alias" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });

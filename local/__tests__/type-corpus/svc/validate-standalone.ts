@@ -7,7 +7,6 @@ interface Resp {
   name: MinLen<3>;
 }
 
-export const validateStandalone = api({ method: "POST", path: "/validate-standalone" }, async (): Promise<Resp> => {
-  // HERE
+export const validateStandalone = api({ method: "POST", path: "/validate-standalone" }, async (): Promise<Resp> => { // HERE
   throw new Error("never called");
 });
