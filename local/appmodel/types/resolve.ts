@@ -60,6 +60,19 @@ const KEYWORDS: Partial<Record<ts.SyntaxKind, Basic>> = {
   [ts.SyntaxKind.NeverKeyword]: "never",
 };
 
+/** parse_validation's rules and the literal each takes (an unsigned integer for the lengths). */
+const VALIDATION_RULES: Record<string, { rule: string; arg: "number" | "unsigned" | "string" | null }> = {
+  Min: { rule: "minValue", arg: "number" },
+  Max: { rule: "maxValue", arg: "number" },
+  MinLen: { rule: "minLen", arg: "unsigned" },
+  MaxLen: { rule: "maxLen", arg: "unsigned" },
+  StartsWith: { rule: "startsWith", arg: "string" },
+  EndsWith: { rule: "endsWith", arg: "string" },
+  MatchesRegexp: { rule: "matchesRegexp", arg: "string" },
+  IsEmail: { rule: "isEmail", arg: null },
+  IsURL: { rule: "isURL", arg: null },
+};
+
 const WIRE_SPECS: Record<string, WireLocation> = { Header: "header", Query: "query", Cookie: "cookie", HttpStatus: "httpstatus" };
 
 /** The name a property is written with, when it is an identifier or a string literal. */
@@ -942,36 +955,19 @@ export class Ctx {
   /** parse_validation: encore.dev/validate's rules, each with a literal argument. */
   private validation(at: ts.Node, name: string | null, args: Type[]): ValidationExpr | null {
     const first = args[0];
-    const num = first?.t === "literal" && first.lit.kind === "number" ? first.lit.value : null;
-    const str = first?.t === "literal" && first.lit.kind === "string" ? first.lit.value : null;
-    const need = <T>(v: T | null, what: string): T | null => {
-      if (v === null) this.state.report(at, `${name} requires a ${what} literal as its first type argument`);
-      return v;
-    };
-    const unsigned = num !== null && Number.isInteger(num) && num >= 0 ? num : null;
-    const rule = <R extends ValidationExpr>(v: unknown, make: () => R): R | null => (v === null ? null : make());
-    switch (name) {
-      case "Min":
-        return rule(need(num, "number"), () => ({ rule: "minValue", value: num as number }));
-      case "Max":
-        return rule(need(num, "number"), () => ({ rule: "maxValue", value: num as number }));
-      case "MinLen":
-        return rule(need(unsigned, "number"), () => ({ rule: "minLen", value: unsigned as number }));
-      case "MaxLen":
-        return rule(need(unsigned, "number"), () => ({ rule: "maxLen", value: unsigned as number }));
-      case "StartsWith":
-        return rule(need(str, "string"), () => ({ rule: "startsWith", value: str as string }));
-      case "EndsWith":
-        return rule(need(str, "string"), () => ({ rule: "endsWith", value: str as string }));
-      case "MatchesRegexp":
-        return rule(need(str, "string"), () => ({ rule: "matchesRegexp", value: str as string }));
-      case "IsEmail":
-        return { rule: "isEmail" };
-      case "IsURL":
-        return { rule: "isURL" };
-      default:
-        return null;
+    const spec = name === null ? undefined : VALIDATION_RULES[name];
+    if (spec === undefined) return null;
+    if (spec.arg === null) return { rule: spec.rule } as ValidationExpr;
+    const value = first?.t === "literal" ? first.lit.value : null;
+    const ok =
+      spec.arg === "string"
+        ? typeof value === "string"
+        : typeof value === "number" && (spec.arg === "number" || (Number.isInteger(value) && value >= 0));
+    if (!ok) {
+      this.state.report(at, `${name} requires a ${spec.arg === "string" ? "string" : "number"} literal as its first type argument`);
+      return null;
     }
+    return { rule: spec.rule, value } as ValidationExpr;
   }
 
   /** parse_wire_spec: Header/Query/Cookie<T?, name?>, HttpStatus, Attribute<T>. */

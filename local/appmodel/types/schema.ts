@@ -25,6 +25,18 @@ const LOCATIONS: Record<WireSpec["location"], FieldLocation> = {
   "pubsub-attr": "default",
 };
 
+/** schema.rs basic: the builtins the basic types are; the others have none. */
+const BASIC_SCHEMAS: Partial<Record<Basic, "any" | "string" | "boolean" | "date" | "number" | "null" | "bigint">> = {
+  any: "any",
+  unknown: "any",
+  string: "string",
+  boolean: "boolean",
+  Date: "date",
+  number: "number",
+  null: "null",
+  bigint: "bigint",
+};
+
 /** A converted field and where it was written (for errors about it). */
 export interface PlacedField {
   schema: FieldSchema;
@@ -258,26 +270,10 @@ export class SchemaBuilder {
   }
 
   private basic(b: Basic): TypeSchema {
-    switch (b) {
-      case "any":
-      case "unknown":
-        return { kind: "any" };
-      case "string":
-        return { kind: "string" };
-      case "boolean":
-        return { kind: "boolean" };
-      case "Date":
-        return { kind: "date" };
-      case "number":
-        return { kind: "number" };
-      case "null":
-        return { kind: "null" };
-      case "bigint":
-        return { kind: "bigint" };
-      default:
-        this.reportUnplaced(`unsupported basic type in schema: ${basicDebug(b)}`);
-        return { kind: "any" };
-    }
+    const kind = BASIC_SCHEMAS[b];
+    if (kind !== undefined) return { kind };
+    this.reportUnplaced(`unsupported basic type in schema: ${basicDebug(b)}`);
+    return { kind: "any" };
   }
 
   /** A universe or generic named type is its underlying type; any other is declared once (inlined here). */
