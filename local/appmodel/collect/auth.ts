@@ -68,7 +68,7 @@ function parseAuthHandler(pass: Pass, call: ts.CallExpression, rel: string): Aut
   }
   // legacymeta/mod.rs converts the parameters and the (unwrapped) auth data type.
   schemaOf(pass, req);
-  const params = { fields: convertFields(pass, req, iface).map((f) => f.schema) };
+  const params = { fields: convertFields(pass, req, iface) };
   const data = { typ: unwrapPromise(pass.types, written.typ), node: written.node };
   const authData = objectFields(schemaOf(pass, data));
   const userID = authData?.fields.find((f) => f.name === "userID");

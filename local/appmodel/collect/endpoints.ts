@@ -181,12 +181,12 @@ function describeSchemas(
   // legacymeta/schema.rs: the wire schemas, path parameters placed in the path.
   const reqSchema = req === null ? [] : convertFields(pass, req, reqIface);
   for (const f of reqSchema) {
-    if (!pathFields.some((p) => p.name === f.schema.name)) continue;
-    f.schema.location = "path";
-    f.schema.wireName = f.schema.name;
+    if (!pathFields.some((p) => p.name === f.name)) continue;
+    f.location = "path";
+    f.wireName = f.name;
   }
-  model.request = req === null || reqIface === null ? null : { fields: reqSchema.map((f) => f.schema) };
-  model.response = resp === null ? null : { fields: convertFields(pass, resp, respIface).map((f) => f.schema) };
+  model.request = req === null || reqIface === null ? null : { fields: reqSchema };
+  model.response = resp === null ? null : { fields: convertFields(pass, resp, respIface) };
 }
 
 /** encoding.rs rewrite_path_types: a path parameter is a string, boolean, number or bigint, validated as it allows. */

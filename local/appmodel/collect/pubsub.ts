@@ -42,7 +42,7 @@ function parseTopic(pass: Pass, expr: ts.NewExpression, rel: string): TopicDecl 
   // pubsub_topic.rs resolves it, app/mod.rs validate_pubsub checks its validations, legacymeta converts it.
   const resolved = resolveSchema(pass, msgNode);
   checkValidations(pass, resolved);
-  const message = objectFields(schemaOf(pass, resolved, resolved.typ, "could not resolve message type: "));
+  const message = objectFields(schemaOf(pass, resolved, "could not resolve message type: "));
   if (message === null) fail(msgNode, "pubsub message type must be an object type (this runtime's rule)", "schema-not-object");
   return {
     model: {

@@ -4,10 +4,10 @@
 // validate_validations) and the conversion to a wire schema (legacymeta/schema.rs).
 import ts from "typescript";
 import { ParseFailure } from "../diagnostics";
-import type { ObjectSchema, TypeSchema } from "../model";
+import type { FieldSchema, ObjectSchema, TypeSchema } from "../model";
 import type { Pass } from "../pass";
 import { typeDebug } from "../types/render";
-import { type PlacedField, SchemaBail, resolveInterface, schemaTypeError, unwrapPromise, validationProblems } from "../types/schema";
+import { SchemaBail, resolveInterface, schemaTypeError, unwrapPromise, validationProblems } from "../types/schema";
 import { EncorePanic, type Type, isBasic } from "../types/typ";
 
 type Iface = Extract<Type, { t: "interface" }>;
@@ -57,7 +57,7 @@ export function interfaceOf(pass: Pass, s: SchemaType): Iface | null {
 }
 
 /** legacymeta/schema.rs on an interface's fields, each with where it was written. */
-export function convertFields(pass: Pass, s: SchemaType, iface: Iface | null): PlacedField[] {
+export function convertFields(pass: Pass, s: SchemaType, iface: Iface | null): FieldSchema[] {
   return iface === null ? [] : convert(pass, s.node, () => pass.schemas.fields(iface));
 }
 
@@ -76,8 +76,8 @@ export function checkValidations(pass: Pass, s: SchemaType): void {
 }
 
 /** legacymeta/schema.rs on a whole type, its `bail!` reported at the annotation with an optional prefix. */
-export function schemaOf(pass: Pass, s: SchemaType, typ: Type = s.typ, prefix = ""): TypeSchema {
-  return convert(pass, s.node, () => pass.schemas.typ(typ), prefix);
+export function schemaOf(pass: Pass, s: SchemaType, prefix = ""): TypeSchema {
+  return convert(pass, s.node, () => pass.schemas.typ(s.typ), prefix);
 }
 
 /** The fields of a converted type, for resources whose runtime model needs an object. */

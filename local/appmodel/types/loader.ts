@@ -40,7 +40,7 @@ export function loadErrorMessage(e: LoadError): string {
 /** module_loader.rs MODULE_EXTENSIONS. */
 const MODULE_EXTENSIONS = new Set(["js", "ts", "mjs", "mts", "cjs", "cts", "jsx", "tsx"]);
 
-export interface LoaderOptions {
+interface LoaderOptions {
   /** A syntax tree already built for a file (the analyzer's program), to avoid parsing it twice. */
   sourceFile?: (file: string) => ts.SourceFile | undefined;
   /** swc's verdict on a file's syntax; null when it parses. */

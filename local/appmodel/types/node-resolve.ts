@@ -10,7 +10,7 @@ import { builtinModules } from "node:module";
 import path from "node:path";
 
 /** A resolved module: a file, or a name for what is not one (`node:fs`). */
-export type Resolved = { file: string } | { custom: string };
+type Resolved = { file: string } | { custom: string };
 
 /** Why a specifier did not resolve, worded as the Rust error chain Encore prints. */
 export class ResolveError extends Error {}
@@ -51,7 +51,7 @@ function withExtension(p: string, ext: string): string {
 }
 
 /** resolve_utils.rs split_package_name: ("@scope/pkg", "sub/path"). */
-export function splitPackageName(target: string): [string, string] {
+function splitPackageName(target: string): [string, string] {
   const idx = target.indexOf("/");
   if (idx < 0) return [target, ""];
   if (target.startsWith("@")) {

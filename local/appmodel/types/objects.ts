@@ -26,7 +26,7 @@ export interface Obj {
   state: { s: "not-started" } | { s: "in-progress" } | { s: "done"; typ: Type };
 }
 
-export type ImportKind = { k: "named"; name: string } | { k: "default" } | { k: "namespace" };
+type ImportKind = { k: "named"; name: string } | { k: "default" } | { k: "namespace" };
 
 export interface ImportedName {
   node: ts.Node;
@@ -34,8 +34,7 @@ export interface ImportedName {
   kind: ImportKind;
 }
 
-export type Reexport =
-  { k: "list"; items: { orig: string; renamed: string | null }[]; importPath: string } | { k: "all"; importPath: string };
+type Reexport = { k: "list"; items: { orig: string; renamed: string | null }[]; importPath: string } | { k: "all"; importPath: string };
 
 /** object.rs NSData. */
 export interface NsData {
@@ -58,7 +57,7 @@ export function typeParamsOf(obj: Obj): readonly ts.TypeParameterDeclaration[] {
 }
 
 /** Reports an error at a node, as Encore's HANDLER.span_err does. */
-export type Report = (node: ts.Node | null, message: string) => void;
+type Report = (node: ts.Node | null, message: string) => void;
 
 /** Builds the objects of one module (process_module_items). */
 export class NsBuilder {

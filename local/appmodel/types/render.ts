@@ -5,7 +5,7 @@ import type { ValidationExpr } from "../model";
 import type { Basic, EnumValue, Generic, Literal, Type, WireLocation } from "./typ";
 
 /** Rust's `{}` of an f64: integers without a fraction, never an exponent. */
-export function rustFloat(n: number): string {
+function rustFloat(n: number): string {
   if (Number.isInteger(n)) return BigInt(n).toString();
   const s = String(n);
   if (!s.includes("e")) return s;

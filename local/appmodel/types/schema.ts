@@ -3,7 +3,6 @@
 // tsparser/src/app/mod.rs on those types (validate_schema_type, validate_validations,
 // validate_req_params). A named type is inlined where Encore declares it once; at the point a named
 // type recurs into itself the schema here is `any` (the runtime's model has no references).
-import type ts from "typescript";
 import type { FieldLocation, FieldSchema, TypeSchema, ValidationExpr } from "../model";
 import { simplifyExpr } from "../validation";
 import { typeParamsOf } from "./objects";
@@ -36,14 +35,6 @@ const BASIC_SCHEMAS: Partial<Record<Basic, "any" | "string" | "boolean" | "date"
   null: "null",
   bigint: "bigint",
 };
-
-/** A converted field and where it was written (for errors about it). */
-export interface PlacedField {
-  schema: FieldSchema;
-  node: ts.Node | null;
-  /** The field's resolved type, before conversion (the checks read it). */
-  typ: Type;
-}
 
 /** types/utils.rs unwrap_promise: `Promise<T>` (the universe's) is T. */
 export function unwrapPromise(sys: TypeSystem, t: Type): Type {
@@ -296,12 +287,12 @@ export class SchemaBuilder {
       this.typ(t.index[0]);
       return { kind: "map", value: this.typ(t.index[1]) };
     }
-    return { kind: "object", fields: this.fields(t).map((f) => f.schema) };
+    return { kind: "object", fields: this.fields(t) };
   }
 
   /** BuilderCtx::interface's fields: optional from `?` or `| undefined`, wire specs, field validation. */
-  fields(t: Iface): PlacedField[] {
-    return t.fields.map((f) => ({ schema: this.field(f), node: f.node, typ: f.typ }));
+  fields(t: Iface): FieldSchema[] {
+    return t.fields.map((f) => this.field(f));
   }
 
   private field(f: Field): FieldSchema {

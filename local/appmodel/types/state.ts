@@ -5,7 +5,7 @@ import { type LoadError, type Module, type ModuleLoader, loadErrorDisplay } from
 import { type ImportedName, type ModuleNs, NsBuilder, type NsData, type Obj, type ObjKind } from "./objects";
 
 /** Where an error goes: a node, or none (Encore's DUMMY_SP and span-less errors). */
-export type ErrorSink = (node: ts.Node | null, message: string) => void;
+type ErrorSink = (node: ts.Node | null, message: string) => void;
 
 export class ResolveState {
   private readonly moduleObjects = new Map<number, Obj>();

@@ -11,9 +11,9 @@ import { checkSyntax } from "./swc-syntax";
 import type { Type } from "./typ";
 
 /** Receives every error the resolver reports, at the node Encore names (or the current schema when it names none). */
-export type Reporter = (node: ts.Node, message: string) => void;
+type Reporter = (node: ts.Node, message: string) => void;
 
-export interface TypeSystemOptions {
+interface TypeSystemOptions {
   root: string;
   report: Reporter;
   /** Syntax trees already built for the app's files, so they are not parsed twice. */

@@ -23,7 +23,7 @@ export interface Field {
   node: ts.Node | null;
 }
 
-export interface CallSignature {
+interface CallSignature {
   params: Type[];
   ret: Type;
 }
@@ -325,7 +325,7 @@ function enumAssignable(env: NamedEnv, a: Extract<Type, { t: "enum" }>, b: Type)
 }
 
 /** The result of `A extends B`, with what each `infer` position captured. */
-export type Extends = { yes: [number, Type][] } | "no" | "unknown";
+type Extends = { yes: [number, Type][] } | "no" | "unknown";
 
 const yesOrNo = (v: boolean): Extends => (v ? { yes: [] } : "no");
 
