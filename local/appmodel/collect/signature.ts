@@ -40,7 +40,7 @@ export interface SchemaType {
 
 /** TypeChecker::resolve_type on an annotation. */
 export function resolveSchema(pass: Pass, node: ts.TypeNode): SchemaType {
-  return { typ: convert(pass, node, () => pass.types.resolve(node)), node };
+  return { typ: atSchema(pass, node, () => pass.types.resolve(node)), node };
 }
 
 /**
@@ -51,33 +51,33 @@ export function resolveSchema(pass: Pass, node: ts.TypeNode): SchemaType {
 export function interfaceOf(pass: Pass, s: SchemaType): Iface | null {
   const typ = unwrapPromise(pass.types, s.typ);
   if (isBasic(typ, "void")) return null;
-  const iface = convert(pass, s.node, () => resolveInterface(pass.types, typ));
+  const iface = atSchema(pass, s.node, () => resolveInterface(pass.types, typ));
   if (iface === null) throw new ParseFailure(s.node, `expected named interface type, found ${typeDebug(typ)}`, "schema-not-object");
   return iface;
 }
 
-/** legacymeta/schema.rs on an interface's fields, each with where it was written. */
+/** legacymeta/schema.rs on an interface's fields. */
 export function convertFields(pass: Pass, s: SchemaType, iface: Iface | null): FieldSchema[] {
-  return iface === null ? [] : convert(pass, s.node, () => pass.schemas.fields(iface));
+  return iface === null ? [] : atSchema(pass, s.node, () => pass.schemas.fields(iface));
 }
 
 /** app/mod.rs validate_schema_type and validate_validations, reported at the annotation as Encore does. */
 export function checkSchemaType(pass: Pass, s: SchemaType): void {
-  const err = convert(pass, s.node, () => schemaTypeError(pass.types, s.typ));
+  const err = atSchema(pass, s.node, () => schemaTypeError(pass.types, s.typ));
   if (err !== null) pass.diags.error(s.node, err, "schema-not-object");
   checkValidations(pass, s);
 }
 
 /** app/mod.rs validate_validations alone (what Pub/Sub messages get). */
 export function checkValidations(pass: Pass, s: SchemaType): void {
-  for (const msg of convert(pass, s.node, () => validationProblems(pass.types, s.typ))) {
+  for (const msg of atSchema(pass, s.node, () => validationProblems(pass.types, s.typ))) {
     pass.diags.error(s.node, msg, msg.startsWith("unsupported standalone") ? "validation-standalone" : "validation-unsupported-type");
   }
 }
 
 /** legacymeta/schema.rs on a whole type, its `bail!` reported at the annotation with an optional prefix. */
 export function schemaOf(pass: Pass, s: SchemaType, prefix = ""): TypeSchema {
-  return convert(pass, s.node, () => pass.schemas.typ(s.typ), prefix);
+  return atSchema(pass, s.node, () => pass.schemas.typ(s.typ), prefix);
 }
 
 /** The fields of a converted type, for resources whose runtime model needs an object. */
@@ -85,7 +85,11 @@ export function objectFields(schema: TypeSchema): ObjectSchema | null {
   return schema.kind === "object" ? { fields: schema.fields } : null;
 }
 
-function convert<T>(pass: Pass, node: ts.TypeNode, fn: () => T, prefix = ""): T {
+/**
+ * Runs one step on a schema with its annotation as the place for errors Encore gives no position;
+ * schema.rs's `bail!` and Encore's crashes end the resource there.
+ */
+function atSchema<T>(pass: Pass, node: ts.TypeNode, fn: () => T, prefix = ""): T {
   try {
     return pass.types.at(node, fn);
   } catch (err) {
