@@ -68,10 +68,14 @@ describe("api.static: the page at /", () => {
     expect(await call("/", { method: "POST" })).toMatchObject({ status: 404, json: { code: "not_found", message: "no route for method" } });
   });
 
-  it("leaves every single-segment path to the /:code route", async () => {
+  it("leaves single-segment paths to the /:code route, except where matchit 0.7 finds none", async () => {
     expect((await call("/abc123")).json).toEqual({ code: "abc123" });
-    expect((await call("/ui")).json).toEqual({ code: "ui" });
     expect((await call("/robots.txt")).json).toEqual({ code: "robots.txt" });
+    // "/ui" is one slash short of the route "/ui/", which matchit reports without trying /:code, so
+    // the main routes have none for it and the root fallback takes it.
+    const ui = await call("/ui");
+    expect(ui.status).toBe(200);
+    expect(ui.text).toContain("spa shell");
   });
 });
 
@@ -125,9 +129,9 @@ describe("api.static: assets under a prefix", () => {
     expect(res.headers.get("content-range")).toBe("bytes 0-6/20");
   });
 
-  it("keeps an unexposed static endpoint private: its path falls through to the root fallback", async () => {
+  it("keeps an unexposed static endpoint private: its path is routed to it and refused, as Encore's gateway does", async () => {
     const res = await call("/internal/guide.html");
-    expect(res.text).toContain("spa shell");
+    expect(res).toMatchObject({ status: 404, json: { code: "not_found", message: "endpoint not found" } });
     expect(res.text).not.toContain("guide");
   });
 });

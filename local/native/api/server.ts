@@ -31,18 +31,23 @@ import { bindHttpSpan, recordHttpBody, recordHttpError, recordRequestPayload, st
 
 type Routed = RegisteredEndpoint | StaticEndpoint;
 
-/** Exposed endpoints with a handler, and exposed `api.static` ones, which have none (the runtime serves them). */
+/**
+ * Every endpoint with a handler and every `api.static` one (the runtime serves those), private ones too:
+ * Encore's gateway routes them all, so a private path takes its place in the route tree.
+ */
 function buildRouter(): Router<Routed> {
   const router = new Router<Routed>();
-  for (const ep of registeredEndpoints()) {
-    if (ep.model.expose) router.add(ep.model.path, ep.model.methods, ep);
-  }
+  for (const ep of registeredEndpoints()) router.add(ep.model.path, ep.model.methods, ep);
   const app = appModel();
   for (const model of app.endpoints) {
-    if (model.staticAssets !== null && model.expose)
-      router.add(model.path, model.methods, { model, assets: model.staticAssets, root: app.root });
+    if (model.staticAssets !== null) router.add(model.path, model.methods, { model, assets: model.staticAssets, root: app.root });
   }
   return router;
+}
+
+/** What the app server answers for a private endpoint reached from outside (runtimes/core/src/api/endpoint.rs). */
+function refuseIfPrivate(ep: Routed): void {
+  if (!ep.model.expose) throw fail("not_found", "endpoint not found", "the endpoint was found, but is not exposed");
 }
 
 function parseCookies(header: string | undefined): Record<string, string> {
@@ -156,9 +161,13 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   if (outcome instanceof Promise) outcome = await outcome;
   if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
 
-  if ("assets" in ep) return serveStatic(req, res, ep, Object.values(found.params)[0]);
+  if ("assets" in ep) {
+    refuseIfPrivate(ep);
+    return serveStatic(req, res, ep, Object.values(found.params)[0]);
+  }
 
   if (ep.model.raw) {
+    refuseIfPrivate(ep);
     const writer = new ResponseWriter(res);
     const rawReq = new Request({ payload: null, meta: baseMeta, authData: outcome.data });
     await runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
@@ -174,6 +183,8 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
     cookies: creds.cookies,
     body,
   });
+  // endpoint.rs decodes the request before it checks that the endpoint is exposed.
+  refuseIfPrivate(ep);
   recordRequestPayload(span, ep.model, payload);
   const result = await invokeTyped(ep, payload, requestMeta(ep, trace, call, payload), outcome.data);
   const out = encodeHttpResponse(ep.model, result.payload);
