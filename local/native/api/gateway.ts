@@ -56,7 +56,7 @@ export function authenticate(src: CredentialSource, meta: Napi.RequestMeta): Aut
     if (raw === undefined) continue;
     present = true;
     try {
-      params[f.name] = decodeValue(f.type, Array.isArray(raw) ? raw.join(", ") : raw, f.wireName, "text");
+      params[f.name] = decodeValue(f.type, Array.isArray(raw) ? raw.join(", ") : raw, [f.wireName], "text");
     } catch (e) {
       if (e instanceof DecodeError) return { data: null, error: toWireError(fail("unauthenticated", e.message)) };
       throw e;

@@ -3,6 +3,7 @@
 // the way Encore's runtime does it (runtimes/core/src/api/schema). Values go through value-codec.ts.
 import type { EndpointModel, FieldSchema, TypeSchema } from "../../appmodel/model";
 import { fail } from "./errors";
+import { serdePosition } from "./json-position";
 import { DecodeError, decodeFields, decodeValue, describeValue, encodeValue, encoreJsonDate } from "./value-codec";
 
 /** A Date in a response header: chrono's `to_rfc3339()`, the same digits with "+00:00" (api/schema/header.rs). */
@@ -64,7 +65,7 @@ export function decodeHttpRequest(ep: EndpointModel, req: HttpRequestParts): Rec
         if (!f.optional) throw missing(where, f);
         continue;
       }
-      out[f.name] = decodeValue(f.type, raw, f.wireName, "text");
+      out[f.name] = decodeValue(f.type, raw, [f.wireName], "text");
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       throw fail("invalid_argument", `${decodePrefix(where)}: ${e.message}`);
@@ -95,7 +96,7 @@ function readTextField(where: string, f: FieldSchema, req: HttpRequestParts): un
 function missing(where: string, f: FieldSchema): Error {
   if (where === "header") return fail("invalid_argument", `missing header parameter: ${f.wireName}`);
   if (where === "cookie") return fail("invalid_argument", `missing cookie: ${f.wireName}`);
-  return fail("invalid_argument", `${decodePrefix(where)}: missing field \`${f.wireName}\``);
+  return fail("invalid_argument", `${decodePrefix(where)}: missing field ${f.wireName}`);
 }
 
 function decodePrefix(where: string): string {
@@ -105,12 +106,14 @@ function decodePrefix(where: string): string {
   return "unable to decode query string";
 }
 
+/** The body's fields, or Encore's error: serde_json's message and position, under body.rs's prefix. */
 function decodeBody(fields: FieldSchema[], body: Buffer): Record<string, unknown> {
   const prefix = "unable to decode request body";
+  const text = body.toString("utf8");
   let parsed: unknown;
   if (body.length > 0) {
     try {
-      parsed = JSON.parse(body.toString("utf8"));
+      parsed = JSON.parse(text);
     } catch (e) {
       throw fail("invalid_argument", `${prefix}: invalid JSON: ${(e as Error).message}`);
     }
@@ -119,13 +122,16 @@ function decodeBody(fields: FieldSchema[], body: Buffer): Record<string, unknown
     throw fail("invalid_argument", `${prefix}: EOF while parsing a value at line 1 column 0`);
   }
   if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
-    throw fail("invalid_argument", `${prefix}: invalid type: ${describeValue(parsed)}, expected a map`);
+    throw fail(
+      "invalid_argument",
+      `${prefix}: invalid type: ${describeValue(parsed)}, expected a JSON object${serdePosition(text, [], true)}`,
+    );
   }
   try {
-    return decodeFields(fields, parsed as Record<string, unknown>, "", "json");
+    return decodeFields(fields, parsed as Record<string, unknown>, [], "json");
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
-    throw fail("invalid_argument", `${prefix}: ${e.message}`);
+    throw fail("invalid_argument", `${prefix}: ${e.reason}${serdePosition(text, e.keys, e.atOpening)}`);
   }
 }
 

@@ -130,7 +130,10 @@ export class RadixTree<T> {
         current.value = value;
         return;
       }
-      if (wildcard.name[0] === "*" && (wildcard.at + wildcard.name.length !== prefix.length || (wildcard.at > 0 && prefix[wildcard.at - 1] !== "/"))) {
+      if (
+        wildcard.name[0] === "*" &&
+        (wildcard.at + wildcard.name.length !== prefix.length || (wildcard.at > 0 && prefix[wildcard.at - 1] !== "/"))
+      ) {
         throw new Error(`a catch-all must be a whole segment at the end of the route: ${prefix}`);
       }
       if (wildcard.at > 0) {

@@ -11,9 +11,13 @@ function field(name: string, type: TypeSchema, extra: Partial<ObjectSchema["fiel
 }
 
 describe("decodeValue", () => {
-  it("decodes unions by trying each variant, literal unions with the allowed values named", () => {
+  it("decodes unions by trying each variant, and names every alternative as de.rs does when none fits", () => {
     const nullable: TypeSchema = { kind: "union", types: [str, { kind: "null" }] };
-    expect(decodeValue(nullable, null, "x", "json")).toBeNull();
+    expect(decodeValue(nullable, null, ["x"], "json")).toBeNull();
+    const nullableDate: TypeSchema = { kind: "union", types: [date, { kind: "null" }] };
+    expect(() => decodeValue(nullableDate, "2027-02-30T00:00:00Z", ["at"], "json")).toThrow(
+      'at: invalid type: string "2027-02-30T00:00:00Z", expected a datetime string or null',
+    );
     const color: TypeSchema = {
       kind: "union",
       types: [
@@ -21,7 +25,7 @@ describe("decodeValue", () => {
         { kind: "literal", value: "blue" },
       ],
     };
-    expect(() => decodeValue(color, "green", "c", "json")).toThrow('c: unknown variant string "green", expected one of "red", "blue"');
+    expect(() => decodeValue(color, "green", ["c"], "json")).toThrow('c: invalid type: string "green", expected "red" or "blue"');
   });
 
   it("reports the path of a nested failure", () => {
@@ -29,15 +33,15 @@ describe("decodeValue", () => {
       kind: "object",
       fields: [field("items", { kind: "array", elem: { kind: "object", fields: [field("n", num)] } })],
     };
-    expect(() => decodeValue(t, { items: [{ n: 1 }, { n: "2" }] }, "", "json")).toThrow(
+    expect(() => decodeValue(t, { items: [{ n: 1 }, { n: "2" }] }, [], "json")).toThrow(
       'items[1].n: invalid type: string "2", expected a number',
     );
   });
 
   it("parses text for numbers, booleans and dates", () => {
-    expect(decodeValue(num, "-1.5e2", "n", "text")).toBe(-150);
-    expect(decodeValue({ kind: "boolean" }, "false", "b", "text")).toBe(false);
-    expect(decodeValue(date, "2026-01-01T00:00:00Z", "d", "text")).toEqual(new Date("2026-01-01T00:00:00Z"));
+    expect(decodeValue(num, "-1.5e2", ["n"], "text")).toBe(-150);
+    expect(decodeValue({ kind: "boolean" }, "false", ["b"], "text")).toBe(false);
+    expect(decodeValue(date, "2026-01-01T00:00:00Z", ["d"], "text")).toEqual(new Date("2026-01-01T00:00:00Z"));
   });
 });
 

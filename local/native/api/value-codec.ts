@@ -3,24 +3,25 @@
 // api/pvalue.rs). HTTP requests and responses (http-codec.ts) and internal calls and Pub/Sub messages
 // (encodeJson/decodeJson) all go through it.
 import type { FieldSchema, ObjectSchema, TypeSchema } from "../../appmodel/model";
+import type { JsonPath } from "./json-position";
+import { parseRfc3339 } from "./rfc3339";
 import { validate } from "./validation";
 
-/** A value that does not fit its schema; `path` is the field path ("email", "items[2].name"). */
+/** A value that does not fit its schema, at `keys` ("items", 2, "name"). */
 export class DecodeError extends Error {
   constructor(
-    public readonly path: string,
+    public readonly keys: JsonPath,
     public readonly reason: string,
+    /** A container refused by its type before its contents were read (where serde_json stops). */
+    public readonly atOpening = false,
   ) {
+    const path = keys.map((k, i) => (typeof k === "number" ? `[${k}]` : i === 0 ? k : `.${k}`)).join("");
     super(path ? `${path}: ${reason}` : reason);
   }
 }
 
 /** JSON values arrive typed; path, query and header values arrive as text and are parsed. */
 type Source = "json" | "text";
-
-function join(path: string, key: string | number): string {
-  return typeof key === "number" ? `${path}[${key}]` : path ? `${path}.${key}` : key;
-}
 
 /** serde's way of naming an unexpected value: integer `5`, string "x", boolean `true`. */
 export function describeValue(v: unknown): string {
@@ -32,40 +33,54 @@ export function describeValue(v: unknown): string {
   return "map";
 }
 
+/** What Encore's decoder says it expected (runtimes/core/src/api/jsonschema/de.rs, `expecting`). */
 function expected(t: TypeSchema): string {
   switch (t.kind) {
     case "string":
+    case "bytes":
       return "a string";
     case "number":
+    case "bigint":
       return "a number";
     case "boolean":
       return "a boolean";
     case "date":
-      return "an RFC 3339 timestamp";
+      return "a datetime string";
+    case "decimal":
+      return "a decimal";
+    case "any":
+      return "any valid JSON value";
     case "array":
-      return "a sequence";
+      return "a JSON array";
     case "object":
     case "map":
-      return "a map";
+      return "a JSON object";
     case "null":
       return "null";
     case "literal":
       return JSON.stringify(t.value);
     case "validated":
       return expected(t.base);
-    default:
-      return t.kind;
+    case "union":
+      return alternatives(t.types.map(expected));
   }
 }
 
-function typeError(path: string, v: unknown, t: TypeSchema): DecodeError {
-  return new DecodeError(path, `invalid type: ${describeValue(v)}, expected ${expected(t)}`);
+/** de.rs joins a union's alternatives as "a or b" and "a, b, or c". */
+function alternatives(items: string[]): string {
+  if (items.length < 3) return items.join(" or ");
+  return `${items.slice(0, -1).join(", ")}, or ${items[items.length - 1]}`;
+}
+
+function typeError(path: JsonPath, v: unknown, t: TypeSchema): DecodeError {
+  const refusedContainer = v !== null && typeof v === "object" && t.kind !== "array" && t.kind !== "object" && t.kind !== "map";
+  return new DecodeError(path, `invalid type: ${describeValue(v)}, expected ${expected(t)}`, refusedContainer);
 }
 
 const NUMBER_TEXT = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
 
 /** Decodes one value against its type; text values are parsed first. */
-export function decodeValue(t: TypeSchema, v: unknown, path: string, src: Source): unknown {
+export function decodeValue(t: TypeSchema, v: unknown, path: JsonPath, src: Source): unknown {
   switch (t.kind) {
     case "validated": {
       const decoded = decodeValue(t.base, v, path, src);
@@ -91,11 +106,10 @@ export function decodeValue(t: TypeSchema, v: unknown, path: string, src: Source
       return v;
     case "date": {
       if (typeof v !== "string") throw typeError(path, v, t);
-      const d = new Date(v);
-      if (Number.isNaN(d.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(v)) {
-        throw new DecodeError(path, `invalid RFC 3339 timestamp: ${JSON.stringify(v)}`);
-      }
-      return d;
+      // chrono's parse_from_rfc3339, as de.rs decodes a datetime: a day that does not exist is an error.
+      const parsed = parseRfc3339(v);
+      if ("error" in parsed) throw new DecodeError(path, `invalid datetime: ${parsed.error}`);
+      return new Date(parsed.ms);
     }
     case "bigint":
       if (typeof v === "number" && Number.isInteger(v)) return BigInt(v);
@@ -120,53 +134,63 @@ export function decodeValue(t: TypeSchema, v: unknown, path: string, src: Source
     }
     case "array":
       if (!Array.isArray(v)) throw typeError(path, v, t);
-      return v.map((item, i) => decodeValue(t.elem, item, join(path, i), src));
+      return v.map((item, i) => decodeValue(t.elem, item, [...path, i], src));
     case "map":
       if (v === null || typeof v !== "object" || Array.isArray(v)) throw typeError(path, v, t);
-      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, decodeValue(t.value, item, join(path, k), src)]));
+      return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, decodeValue(t.value, item, [...path, k], src)]));
     case "object":
       if (v === null || typeof v !== "object" || Array.isArray(v)) throw typeError(path, v, t);
       return decodeFields(t.fields, v as Record<string, unknown>, path, src);
     case "union":
-      return decodeUnion(t.types, v, path, src);
+      return decodeUnion(t, v, path, src);
   }
 }
 
-function decodeUnion(types: TypeSchema[], v: unknown, path: string, src: Source): unknown {
-  let firstValidationError: DecodeError | null = null;
-  for (const t of types) {
+/** The first alternative that takes the value; none: de.rs's invalid type, whatever made each one fail. */
+function decodeUnion(t: Extract<TypeSchema, { kind: "union" }>, v: unknown, path: JsonPath, src: Source): unknown {
+  for (const alternative of t.types) {
     try {
-      return decodeValue(t, v, path, src);
+      return decodeValue(alternative, v, path, src);
     } catch (e) {
-      // A variant whose type matched but whose rule failed explains the failure best.
-      if (e instanceof DecodeError && firstValidationError === null && !e.reason.startsWith("invalid")) {
-        firstValidationError = e;
-      }
+      if (!(e instanceof DecodeError)) throw e;
     }
   }
-  if (firstValidationError) throw firstValidationError;
-  const literals = types.filter((t): t is { kind: "literal"; value: string } => t.kind === "literal");
-  if (literals.length === types.length) {
-    throw new DecodeError(
-      path,
-      `unknown variant ${describeValue(v)}, expected one of ${literals.map((l) => JSON.stringify(l.value)).join(", ")}`,
-    );
-  }
-  throw new DecodeError(path, `invalid value: ${describeValue(v)}, expected one of: ${types.map(expected).join(", ")}`);
+  throw new DecodeError(path, `invalid type: ${describeValue(v)}, expected ${expected(t)}`);
 }
 
-/** Decodes an object's declared fields from `obj` (by wire name), leaving out absent optional ones. */
-export function decodeFields(fields: FieldSchema[], obj: Record<string, unknown>, path: string, src: Source): Record<string, unknown> {
+/**
+ * Decodes an object's declared fields from `obj` (by wire name), leaving out absent optional ones. As
+ * de.rs does: the present fields in the order they were sent, then every missing one named at once.
+ */
+export function decodeFields(fields: FieldSchema[], obj: Record<string, unknown>, path: JsonPath, src: Source): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const f of fields) {
+  const sent = Object.keys(obj);
+  const inOrder = [...fields].sort((a, b) => rank(sent, a.wireName) - rank(sent, b.wireName));
+  const missing: string[] = [];
+  for (const f of inOrder) {
     const raw = obj[f.wireName];
     if (raw === undefined || (raw === null && f.optional && !acceptsNull(f.type))) {
-      if (!f.optional) throw new DecodeError(path, `missing field \`${f.wireName}\``);
+      if (!f.optional) missing.push(f.wireName);
       continue;
     }
-    out[f.name] = decodeValue(f.type, raw, join(path, f.wireName), src);
+    out[f.name] = decodeValue(f.type, raw, [...path, f.wireName], src);
   }
+  if (missing.length === 1) throw new DecodeError(path, `missing field ${missing[0]}`);
+  if (missing.length > 1) throw new DecodeError(path, `missing fields ${fieldList(missing)}`);
   return out;
+}
+
+/** Where `name` was sent among `sent`; fields not sent come last. */
+function rank(sent: string[], name: string): number {
+  const at = sent.indexOf(name);
+  return at === -1 ? sent.length : at;
+}
+
+/** de.rs's FieldList: "`a` and `b`", "`a`, `b`, and `c`". */
+function fieldList(names: string[]): string {
+  const quoted = names.map((n) => `\`${n}\``);
+  if (quoted.length === 2) return quoted.join(" and ");
+  return `${quoted.slice(0, -1).join(", ")}, and ${quoted[quoted.length - 1]}`;
 }
 
 function acceptsNull(t: TypeSchema): boolean {
@@ -212,7 +236,7 @@ export function encodeValue(t: TypeSchema, v: unknown): unknown {
 function encodeUnion(types: TypeSchema[], v: unknown): unknown {
   const fits = types.find((t) => {
     try {
-      decodeValue(t, encodeLoose(v), "", "json");
+      decodeValue(t, encodeLoose(v), [], "json");
       return true;
     } catch {
       return false;
@@ -248,9 +272,9 @@ export function encodeJson(schema: ObjectSchema, value: unknown): Record<string,
 /** Decodes a message or internal-call payload; throws DecodeError naming the field. */
 export function decodeJson(schema: ObjectSchema, value: unknown, what: string): Record<string, unknown> {
   try {
-    return decodeFields(asJsonFields(schema), (value ?? {}) as Record<string, unknown>, "", "json");
+    return decodeFields(asJsonFields(schema), (value ?? {}) as Record<string, unknown>, [], "json");
   } catch (e) {
-    if (e instanceof DecodeError) throw new DecodeError("", `${what}: ${e.message}`);
+    if (e instanceof DecodeError) throw new DecodeError([], `${what}: ${e.message}`);
     throw e;
   }
 }

@@ -144,7 +144,7 @@ describe("pubsub broker", () => {
     await hooks.drain(topic.name);
 
     expect(called).toBe(false);
-    expect((logs[0].err as Error).message).toBe("unable to parse message payload: missing field `code`");
+    expect((logs[0].err as Error).message).toBe("unable to parse message payload: missing field code");
   });
 
   it("duplicateNext delivers copies one after another as redeliveries of the same message", async () => {
