@@ -1,7 +1,7 @@
 // The one door from the runtime into the tracer: the process's tracer and the small hooks the HTTP
 // server, service calls, the auth gateway, SQL, Pub/Sub, buckets, caches and the logger call.
 // Each hook does nothing (beyond one map lookup) when the request it is given is not being traced.
-import type http from "node:http";
+import http from "node:http";
 import type { Napi } from "../native/napi-types";
 import type { EndpointModel } from "../appmodel/model";
 import type { EventKind, SpanKind } from "./model";
@@ -50,16 +50,43 @@ export function recordResponsePayload(span: ActiveSpan | null, ep: EndpointModel
 
 const httpSpans = new WeakMap<http.ServerResponse, { span: ActiveSpan; sensitive: boolean }>();
 
+/** ErrCode::from(StatusCode) in runtimes/core/src/api/error.rs. */
+const CODE_BY_STATUS: Record<number, string> = {
+  400: "invalid_argument",
+  401: "unauthenticated",
+  403: "permission_denied",
+  404: "not_found",
+  409: "already_exists",
+  429: "resource_exhausted",
+  499: "canceled",
+  500: "internal",
+  501: "unimplemented",
+  503: "unavailable",
+  504: "deadline_exceeded",
+};
+
+/**
+ * The error Encore records for a raw or static endpoint's answer (Error::from_raw_status, since 1.57.9):
+ * any status of 400 or more, thrown or written, becomes the status's code and reason phrase.
+ */
+export function rawAnswerError(status: number): { code: string; message: string } | undefined {
+  if (status < 400) return undefined;
+  return { code: CODE_BY_STATUS[status] ?? "unknown", message: http.STATUS_CODES[status] ?? `HTTP ${status}` };
+}
+
 /** Ties a request span to its HTTP response: the span ends when the response does, with its status and headers. */
 export function bindHttpSpan(res: http.ServerResponse, span: ActiveSpan | null, ep: EndpointModel): void {
   if (span === null) return;
   httpSpans.set(res, { span, sensitive: ep.sensitive });
+  // Raw and static endpoints write their own answer, so Encore judges it by its status alone.
+  const writesOwnAnswer = ep.raw || ep.staticAssets !== null;
   res.once("close", () => {
     const status = res.statusCode;
     const aborted = !res.writableFinished;
+    const error = writesOwnAnswer ? rawAnswerError(status) : span.record.error;
     span.end(
       { responseStatus: status, responseHeaders: ep.sensitive ? undefined : res.getHeaders() },
-      span.record.error ?? (aborted ? { message: "the client closed the connection before the response was sent" } : undefined),
+      error ?? (aborted ? { message: "the client closed the connection before the response was sent" } : undefined),
     );
   });
 }

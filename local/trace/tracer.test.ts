@@ -1,5 +1,10 @@
-// The tracer on its own: spans, events, the ring bound, sampling, child spans of sampled-out roots.
+// The tracer on its own: spans, events, the ring bound, sampling, child spans of sampled-out roots, and
+// how an HTTP answer ends its span.
+import { EventEmitter } from "node:events";
+import type http from "node:http";
 import { describe, expect, it } from "vitest";
+import type { EndpointModel } from "../appmodel/model";
+import { bindHttpSpan } from "./index";
 import { Tracer, optionsFromEnv, payloadText, type TracerOptions } from "./tracer";
 
 function tracer(over: Partial<TracerOptions> = {}): Tracer {
@@ -109,5 +114,39 @@ describe("tracer options and payloads", () => {
     expect(payloadText("x".repeat(10), 4)).toBe("xxxx… (10 characters, cut)");
     expect(payloadText(Buffer.alloc(3), 100)).toBe("<3 bytes>");
     expect(payloadText(undefined, 100)).toBeUndefined();
+  });
+});
+
+describe("the span of a raw or static endpoint", () => {
+  /** A response that closes with `status`, as the HTTP server's would. */
+  function closedResponse(status: number): http.ServerResponse {
+    return Object.assign(new EventEmitter(), { statusCode: status, writableFinished: true, getHeaders: () => ({}) }) as never;
+  }
+  const endpoint = (raw: boolean) => ({ raw, staticAssets: null, sensitive: false }) as unknown as EndpointModel;
+
+  // Since 1.57.9 Encore judges a raw endpoint's answer by its status (runtimes/core/src/api/error.rs, from_raw_status).
+  it.each([
+    [404, { code: "not_found", message: "Not Found" }],
+    [503, { code: "unavailable", message: "Service Unavailable" }],
+    // Reason phrases are Node's (the http crate writes "I'm a teapot").
+    [418, { code: "unknown", message: "I'm a Teapot" }],
+    [302, undefined],
+  ])("records status %i as the error %j, whether or not the handler threw", (status, error) => {
+    const t = tracer();
+    const span = t.start(ids(`raw${status}`, "s1"), { kind: "request", service: "url", endpoint: "resolve" })!;
+    const res = closedResponse(status);
+    bindHttpSpan(res, span, endpoint(true));
+    res.emit("close");
+    expect(t.get(`raw${status}`)!.spans[0].error).toEqual(error);
+  });
+
+  it("keeps a typed endpoint's thrown error as it was", () => {
+    const t = tracer();
+    const span = t.start(ids("typed", "s1"), { kind: "request", service: "url", endpoint: "stats" })!;
+    const res = closedResponse(404);
+    bindHttpSpan(res, span, endpoint(false));
+    span.record.error = { code: "not_found", message: "URL not found" };
+    res.emit("close");
+    expect(t.get("typed")!.spans[0].error).toEqual({ code: "not_found", message: "URL not found" });
   });
 });
