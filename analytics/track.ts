@@ -60,8 +60,11 @@ export async function trackShortened(event: URLShortenedEvent): Promise<void> {
 /**
  * Retries start after 1s rather than the default 10s: failures here are transient database
  * errors and the handler is idempotent and cheap, so an early retry only keeps today's count
- * current. Backoff doubles up to 10m and gives up after 100 retries (about 15 hours), which
- * outlasts a database outage of a night; the message is then dead-lettered (dropped locally).
+ * current. Where the backoff grows exponentially up to 10m (GCP Pub/Sub, which caps deliveries at
+ * 100) the 100 retries span about 15 hours, outlasting a database outage of a night; under
+ * `encore run` NSQ backs off linearly, 1s × attempt (runtimes/core/src/pubsub/nsq/sub.rs sets
+ * tokio-nsq's base and max requeue delay), so there they span about 84 minutes. The message is
+ * then dead-lettered (dropped locally).
  */
 export const trackAnalytics = new Subscription(urlShortened, "track-analytics", {
   handler: trackShortened,

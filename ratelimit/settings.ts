@@ -51,7 +51,8 @@ export function windowLimit(name: LimitName): WindowLimit | null {
 
 /**
  * How many proxies in front of Encore's gateway append to X-Forwarded-For and are trusted to tell the
- * truth (TRUSTED_PROXY_HOPS, default 0: only the address the gateway itself saw counts).
+ * truth (TRUSTED_PROXY_HOPS, default 0: only the address the gateway itself saw counts). Under
+ * `encore run` it is 1: the daemon's proxy on :4000 is one (docs/rate-limits.md).
  */
 export function trustedProxyHops(): number {
   const raw = process.env.TRUSTED_PROXY_HOPS ?? "0";
