@@ -5,7 +5,7 @@ import { pathToFileURL } from "node:url";
 import { modelOf, readCache } from "./appmodel/cache-file";
 import { AppCompileError, type AppModel } from "./appmodel/model";
 import { generate } from "./codegen/generate";
-import { appRoot, genDirOf } from "./layout.mjs";
+import { appRoot, buildDir, genDirOf } from "./layout.mjs";
 
 /**
  * Analyzes the app like Encore's compiler; on a rule violation prints it and exits 1. The analyzer
@@ -30,6 +30,10 @@ async function start(): Promise<void> {
   // Before anything opens the databases: the app's modules may start work as they load.
   const { lockDataDir, DataDirBusy } = await import("./native/data-lock");
   const { dataDir } = await import("./layout.mjs");
+  if (!process.env.ENCORE_LOCAL_DATA_DIR) {
+    const { adoptEarlierData } = await import("./native/data-dir");
+    for (const line of adoptEarlierData(buildDir(appRoot), dataDir)) process.stdout.write(line + "\n");
+  }
   try {
     lockDataDir(dataDir);
   } catch (e) {
@@ -86,6 +90,13 @@ const commands: Record<string, () => Promise<void> | void> = {
   },
   start,
   migrate,
+  /** `npm run reset`: deletes what npm start keeps (databases, bucket files, journal, development key). */
+  reset: async () => {
+    const { wipeData } = await import("./native/data-dir");
+    const { dataDir } = await import("./layout.mjs");
+    for (const line of wipeData([dataDir, buildDir(appRoot)])) process.stdout.write(line + "\n");
+    if (process.env.DATABASE_URL) process.stdout.write("databases on the DATABASE_URL server are left as they are\n");
+  },
   /** CI only: encore.gen/ as the Encore CLI would write it (see .ci/encore-test-shape.sh). */
   "encore-gen": async () => {
     const { writeEncoreGen } = await import("./codegen/encore-shape");

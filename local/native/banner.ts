@@ -32,7 +32,7 @@ export function startupBanner(apiUrl: string): string {
   const lines: [string, string][] = [
     ...extraLines,
     ["Database", engineLine(process.env.DATABASE_URL)],
-    ["Data", `${dataDir} (databases, bucket files)`],
+    ["Data", `${dataDir} (databases, bucket files; npm run reset deletes them)`],
     ["Secrets", secretsLine()],
   ];
   const width = Math.max(...lines.map(([label]) => label.length));

@@ -4,6 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 
+/** The lock file in a data directory. */
+export const LOCK_FILE = "npm-start.lock";
+
 interface Owner {
   pid: number;
   port: number | null;
@@ -26,6 +29,17 @@ function readOwner(file: string): Owner | null {
   }
 }
 
+/** The live process holding the lock on `dataDir` (not this one), or null. */
+export function lockHolder(dataDir: string): Owner | null {
+  const owner = readOwner(path.join(dataDir, LOCK_FILE));
+  return owner && owner.pid !== process.pid && alive(owner.pid) ? owner : null;
+}
+
+/** "pid 123, serving on port 4000": who holds a data directory, for messages. */
+export function describeHolder(owner: Owner): string {
+  return `pid ${owner.pid}, ${owner.port === null ? "still starting" : `serving on port ${owner.port}`}`;
+}
+
 let held: { file: string } | null = null;
 
 /** Thrown when another live process holds the data directory. */
@@ -37,7 +51,7 @@ export class DataDirBusy extends Error {}
  */
 export function lockDataDir(dataDir: string): void {
   fs.mkdirSync(dataDir, { recursive: true });
-  const file = path.join(dataDir, "npm-start.lock");
+  const file = path.join(dataDir, LOCK_FILE);
   for (;;) {
     try {
       fs.writeFileSync(file, JSON.stringify({ pid: process.pid, port: null } satisfies Owner), { flag: "wx" });
@@ -45,11 +59,10 @@ export function lockDataDir(dataDir: string): void {
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
-    const owner = readOwner(file);
-    if (owner && owner.pid !== process.pid && alive(owner.pid)) {
-      const where = owner.port === null ? "still starting" : `serving on port ${owner.port}`;
+    const owner = lockHolder(dataDir);
+    if (owner) {
       throw new DataDirBusy(
-        `${dataDir} is in use by another npm start (pid ${owner.pid}, ${where}): stop it first, or give this one its own data with ENCORE_LOCAL_DATA_DIR=<dir>`,
+        `${dataDir} is in use by another npm start (${describeHolder(owner)}): stop it first, or give this one its own data with ENCORE_LOCAL_DATA_DIR=<dir>`,
       );
     }
     fs.rmSync(file, { force: true }); // stale: its process is gone

@@ -1,6 +1,6 @@
 // Object storage for the local runtime: buckets are directories of files (store.ts), served
 // over HTTP by the API server so publicUrl and signed URLs work in a browser (serve.ts).
-// Under `npm start` objects persist in .local/objects/<bucket>/; in tests each process gets a fresh,
+// Under `npm start` objects persist in <data dir>/objects/<bucket>/; in tests each process gets a fresh,
 // empty store, like the in-memory store of `encore test`.
 import fs from "node:fs";
 import path from "node:path";

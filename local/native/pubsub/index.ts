@@ -1,6 +1,6 @@
 // Pub/Sub for the local runtime: an in-process, asynchronous, at-least-once broker (broker.ts)
 // standing in for the NSQ daemon `encore run` uses. Under `npm start` what is still queued or waiting
-// for a retry is journaled in .local/pubsub/ and delivered again after a restart, as NSQ keeps it on
+// for a retry is journaled in <data dir>/pubsub/ and delivered again after a restart, as NSQ keeps it on
 // disk; test processes keep messages in memory only (each test run starts empty).
 import type { Napi } from "../napi-types";
 import path from "node:path";

@@ -53,7 +53,7 @@ async function applyPending(session: Session, db: DatabaseModel, table: string):
     throw new Error(
       `could not migrate database ${db.name}: it is dirty at version ${version} (migration ${file} failed part-way). ` +
         `Fix the migration and the schema by hand, then record the last good version in ${TABLE} ` +
-        `(for a local embedded database, deleting its directory under .local/db/ also works).`,
+        `(for a local embedded database, npm run reset also works: it deletes all local data).`,
     );
   }
   if (version >= 0 && !db.migrations.some((m) => m.number === version)) {

@@ -1,5 +1,5 @@
 // Which engine backs each Encore database, and the per-process registry behind RT.sqlDatabase(name).
-// Embedded PGlite by default: persisted in .local/db/<name>/ under `npm start`, in memory and migrated
+// Embedded PGlite by default: persisted in <data dir>/db/<name>/ under `npm start`, in memory and migrated
 // from scratch in each test process (like `encore test`, which recreates its test databases).
 // With DATABASE_URL, a PostgreSQL server: database <name>, or test_<run>_<name> under tests, shared by
 // every test process of one run (as Encore's test databases are) and dropped at the end of the run.
