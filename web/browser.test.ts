@@ -128,7 +128,8 @@ describeLocal("web app in Chromium", () => {
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await page.locator("#field-email-error").waitFor();
-    expect(await fieldError(page, "Email")).toMatch(/(^|: )email: value is not an email$/);
+    // Encore names no field in a body it cannot decode; the page finds it by where the decoder stopped.
+    expect(await fieldError(page, "Email")).toBe("value is not an email");
 
     await signUp(page);
     await page.getByLabel("Long URL", { exact: true }).fill("not a url");

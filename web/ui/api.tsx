@@ -2,23 +2,45 @@
 import { currentSession, signOut } from "./session";
 import type { Link as StoredLink } from "../../url/link";
 
-/** An Encore error body: {code, message, details}, with the HTTP status. */
+/** Encore's message for a JSON body that did not decode: serde_json's reason and where it stopped. */
+const BODY_ERROR = /^unable to decode request body: (.*) at line 1 column (\d+)$/;
+
+/** The top-level key of `body`, as JSON.stringify writes it, whose value ends at byte `column`. */
+function keyEndingAt(body: Record<string, unknown>, column: number): string | null {
+  const bytes = (text: string) => new TextEncoder().encode(text).length;
+  let offset = 1; // "{"
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    offset += bytes(JSON.stringify(key)) + 1 + bytes(JSON.stringify(value));
+    if (offset === column) return key;
+    offset += 1; // ","
+  }
+  return null;
+}
+
+/** An Encore error body: {code, message, details}, with the HTTP status and the JSON body that was sent. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    private readonly sent?: Record<string, unknown>,
   ) {
     super(message);
   }
 
   /**
-   * Which of `fields` the message is about: Encore's validation names it first ("email: value is
-   * not an email", possibly after "unable to decode request body: "), the services start with it
-   * ("url is not a valid URL").
+   * Which of `fields` the message is about, and the words to show beside it: the services start
+   * with the field ("url is not a valid URL"); Encore's decoding of the body names none, but ends
+   * with where it stopped, just past the value that failed ("value is not an email at line 1 column 33").
    */
-  field<F extends string>(fields: readonly F[]): F | null {
-    return fields.find((f) => new RegExp(`(^|: )${f}(:| )`).test(this.message)) ?? null;
+  field<F extends string>(fields: readonly F[]): { field: F; message: string } | null {
+    const named = fields.find((f) => new RegExp(`^${f} `).test(this.message));
+    if (named) return { field: named, message: this.message };
+    const decode = BODY_ERROR.exec(this.message);
+    const key = decode && this.sent ? keyEndingAt(this.sent, Number(decode[2])) : null;
+    const field = fields.find((f) => f === key);
+    return field && decode ? { field, message: decode[1] } : null;
   }
 }
 
@@ -37,7 +59,8 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const json = text === "" ? null : (JSON.parse(text) as unknown);
   if (res.ok) return json as T;
   const err = (json ?? {}) as { code?: string; message?: string };
-  const error = new ApiError(res.status, err.code ?? "unknown", err.message ?? `request failed with status ${res.status}`);
+  const sent = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
+  const error = new ApiError(res.status, err.code ?? "unknown", err.message ?? `request failed with status ${res.status}`, sent);
   if (res.status === 401 && session) signOut("Your session has ended. Log in again.");
   throw error;
 }
@@ -95,6 +118,8 @@ export type FieldErrors<F extends string> = Partial<Record<F | "form", string>>;
 
 export function fieldErrors<F extends string>(err: unknown, fields: readonly F[], byCode: Partial<Record<string, F>> = {}): FieldErrors<F> {
   if (!(err instanceof ApiError)) return { form: "Something went wrong. Please try again." } as FieldErrors<F>;
-  const field = err.field(fields) ?? byCode[err.code];
+  const about = err.field(fields);
+  if (about) return { [about.field]: about.message } as FieldErrors<F>;
+  const field = byCode[err.code];
   return (field ? { [field]: err.message } : { form: err.message }) as FieldErrors<F>;
 }
