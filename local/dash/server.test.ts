@@ -120,7 +120,7 @@ describe("dashboard API", () => {
     const { body } = await get("/api/catalog");
     expect(body.services.map((s: any) => s.name).sort()).toEqual(["analytics", "auth", "url", "web"]);
     const all = body.services.flatMap((s: any) => s.endpoints);
-    expect(all).toHaveLength(18);
+    expect(all).toHaveLength(17);
     const shorten = all.find((e: any) => e.id === "url.shorten");
     expect(shorten).toMatchObject({
       methods: ["POST"],
@@ -132,7 +132,7 @@ describe("dashboard API", () => {
     expect(shorten.request.fields.map((f: any) => f.name)).toEqual(["url", "alias", "expiresAt"]);
     expect(shorten.response.fields.map((f: any) => f.name)).toEqual(["code", "shortUrl", "qrCodeUrl", "expiresAt"]);
     expect(all.find((e: any) => e.id === "web.assets")).toMatchObject({ methods: ["GET", "HEAD"], path: "/ui/*path", auth: false });
-    expect(all.find((e: any) => e.id === "url.peek")).toMatchObject({ methods: ["HEAD"], path: "/:code", auth: false });
+    expect(all.find((e: any) => e.id === "url.resolve")).toMatchObject({ methods: ["GET", "HEAD"], path: "/:code", auth: false });
   });
 
   it("draws url publishing to url-shortened, analytics subscribing, and analytics calling url", async () => {
