@@ -58,9 +58,9 @@ describeLocal("auth over HTTP", () => {
   });
 
   it.each([
-    ["an invalid email", { email: "not-an-email", password }, "value is not an email"],
-    ["a short password", { email: "short@example.com", password: "1234567" }, "length too short"],
-    ["a long password", { email: "long@example.com", password: "x".repeat(129) }, "length too long"],
+    ["an invalid email", { email: "not-an-email", password }, "email: value is not an email"],
+    ["a short password", { email: "short@example.com", password: "1234567" }, "password: length too short"],
+    ["a long password", { email: "long@example.com", password: "x".repeat(129) }, "password: length too long"],
   ])("rejects %s with 400 invalid_argument", async (_, request, message) => {
     const { status, body } = await call("POST", "/auth/signup", { body: request });
     expect(status).toBe(400);

@@ -92,10 +92,10 @@ describeLocal("aliases over HTTP", () => {
   it.each(["ab", "x".repeat(65), "no spaces", "no.dots", "ünï"])("refuses the malformed alias %j with 400", async (alias) => {
     const resp = await call("POST", "/shorten", api.tokens[0], { url: "https://example.com/malformed", alias });
     expect(resp.status).toBe(400);
-    // Encore names no field: the rule's message and serde_json's position in the body.
+    // Encore names the field, then the rule's message and serde_json's position in the body.
     expect(await resp.json()).toMatchObject({
       code: "invalid_argument",
-      message: expect.stringMatching(/^unable to decode request body: .+ at line 1 column \d+$/),
+      message: expect.stringMatching(/^unable to decode request body: alias: .+ at line 1 column \d+$/),
     });
   });
 });

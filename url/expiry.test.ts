@@ -59,12 +59,12 @@ describeLocal("expiring links over HTTP", () => {
 
   // Encore decodes a datetime with chrono's parse_from_rfc3339 (runtimes/core/src/api/jsonschema/de.rs),
   // which refuses a day that does not exist, where a JavaScript Date would roll 30 February over to
-  // 2 March; the message ends with serde_json's position, just past the value.
+  // 2 March; the message names the field and ends with serde_json's position, just past the value.
   it("refuses a day that does not exist with Encore's message and stores nothing, on POST /shorten and PATCH /urls/:code", async () => {
     const shorten = await call("POST", "/shorten", { url: "https://example.com/feb-30", expiresAt: "2027-02-30T00:00:00Z" });
     await expectErrorResponse(shorten, 400, {
       code: "invalid_argument",
-      message: "unable to decode request body: invalid datetime: input is out of range at line 1 column 70",
+      message: "unable to decode request body: expiresAt: invalid datetime: input is out of range at line 1 column 70",
     });
 
     const { code } = (await (await call("POST", "/shorten", { url: "https://example.com/feb-30" })).json()) as { code: string };
@@ -73,7 +73,7 @@ describeLocal("expiring links over HTTP", () => {
     await expectErrorResponse(patch, 400, {
       code: "invalid_argument",
       message:
-        'unable to decode request body: invalid type: string "2027-02-30T00:00:00Z", expected a datetime string or null at line 1 column 35',
+        'unable to decode request body: expiresAt: invalid type: string "2027-02-30T00:00:00Z", expected a datetime string or null at line 1 column 35',
     });
     const { urls } = (await (await call("GET", "/urls")).json()) as { urls: { code: string; expiresAt: string | null }[] };
     expect(urls.find((u) => u.code === code)?.expiresAt).toBeNull();

@@ -128,7 +128,7 @@ describeLocal("web app in Chromium", () => {
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await page.locator("#field-email-error").waitFor();
-    // Encore names no field in a body it cannot decode; the page finds it by where the decoder stopped.
+    // Encore's body error names the field first ("email: value is not an email at line 1 column N"); the page shows the reason.
     expect(await fieldError(page, "Email")).toBe("value is not an email");
 
     await signUp(page);

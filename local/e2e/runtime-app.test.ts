@@ -52,17 +52,19 @@ describe("request decoding", () => {
     expect(bad.json.message).toBe('unable to decode query string: n: invalid number: "abc"');
   });
 
-  // serde_json's position ends each message: just past the value that failed (runtimes/core/src/api/schema/body.rs).
+  // The failing field's path first, as serde_path_to_error writes it (jsonschema/mod.rs `deserialize`;
+  // e2e-tests/ts_app_test.go expects "message: length too short"), none for a missing top-level field,
+  // and serde_json's position last: just past the value that failed (runtimes/core/src/api/schema/body.rs).
   it("applies encore.dev/validate rules with Encore's wording", async () => {
     const cases: [unknown, string][] = [
-      [{ name: "ab", email: "a@b.co", count: 1 }, "length too short (got 2, expected at least 3) at line 1 column 12"],
-      [{ name: "abcdefghijk", email: "a@b.co", count: 1 }, "length too long (got 11, expected at most 10) at line 1 column 21"],
-      [{ name: "abc", email: "nope", count: 1 }, "value is not an email at line 1 column 28"],
-      [{ name: "abc", email: "a@b.co", count: 9 }, "value must be at most 5 (got 9) at line 1 column 40"],
-      [{ name: "abc", email: "a@b.co", count: 0 }, "value must be at least 1 (got 0) at line 1 column 40"],
-      [{ name: "abc", email: "a@b.co", count: "1" }, 'invalid type: string "1", expected a number at line 1 column 42'],
+      [{ name: "ab", email: "a@b.co", count: 1 }, "name: length too short (got 2, expected at least 3) at line 1 column 12"],
+      [{ name: "abcdefghijk", email: "a@b.co", count: 1 }, "name: length too long (got 11, expected at most 10) at line 1 column 21"],
+      [{ name: "abc", email: "nope", count: 1 }, "email: value is not an email at line 1 column 28"],
+      [{ name: "abc", email: "a@b.co", count: 9 }, "count: value must be at most 5 (got 9) at line 1 column 40"],
+      [{ name: "abc", email: "a@b.co", count: 0 }, "count: value must be at least 1 (got 0) at line 1 column 40"],
+      [{ name: "abc", email: "a@b.co", count: "1" }, 'count: invalid type: string "1", expected a number at line 1 column 42'],
       [{ name: "abc", email: "a@b.co" }, "missing field count at line 1 column 31"],
-      [{ name: "abc", email: "a@b.co", count: 1, when: "yesterday" }, "invalid datetime: premature end of input at line 1 column 59"],
+      [{ name: "abc", email: "a@b.co", count: 1, when: "yesterday" }, "when: invalid datetime: premature end of input at line 1 column 59"],
     ];
     for (const [body, message] of cases) {
       await expectErrorResponse(await post("/items", body), 400, {

@@ -2,45 +2,33 @@
 import { currentSession, signOut } from "./session";
 import type { Link as StoredLink } from "../../url/link";
 
-/** Encore's message for a JSON body that did not decode: serde_json's reason and where it stopped. */
-const BODY_ERROR = /^unable to decode request body: (.*) at line 1 column (\d+)$/;
+/**
+ * Encore's message for a body field that did not decode: the field's path (`email`, `items[2].name`),
+ * the reason, and where serde_json stopped ("unable to decode request body: email: value is not an
+ * email at line 1 column 33").
+ */
+const BODY_FIELD_ERROR = /^unable to decode request body: ([A-Za-z_$][\w$]*)(?:\.[\w$]+|\[\d+\])*: (.*?)(?: at line \d+ column \d+)?$/;
 
-/** The top-level key of `body`, as JSON.stringify writes it, whose value ends at byte `column`. */
-function keyEndingAt(body: Record<string, unknown>, column: number): string | null {
-  const bytes = (text: string) => new TextEncoder().encode(text).length;
-  let offset = 1; // "{"
-  for (const [key, value] of Object.entries(body)) {
-    if (value === undefined) continue;
-    offset += bytes(JSON.stringify(key)) + 1 + bytes(JSON.stringify(value));
-    if (offset === column) return key;
-    offset += 1; // ","
-  }
-  return null;
-}
-
-/** An Encore error body: {code, message, details}, with the HTTP status and the JSON body that was sent. */
+/** An Encore error body: {code, message, details}, with the HTTP status. */
 export class ApiError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
-    private readonly sent?: Record<string, unknown>,
   ) {
     super(message);
   }
 
   /**
    * Which of `fields` the message is about, and the words to show beside it: the services start
-   * with the field ("url is not a valid URL"); Encore's decoding of the body names none, but ends
-   * with where it stopped, just past the value that failed ("value is not an email at line 1 column 33").
+   * with the field ("url is not a valid URL"); Encore's decoding of the body puts its path first.
    */
   field<F extends string>(fields: readonly F[]): { field: F; message: string } | null {
     const named = fields.find((f) => new RegExp(`^${f} `).test(this.message));
     if (named) return { field: named, message: this.message };
-    const decode = BODY_ERROR.exec(this.message);
-    const key = decode && this.sent ? keyEndingAt(this.sent, Number(decode[2])) : null;
-    const field = fields.find((f) => f === key);
-    return field && decode ? { field, message: decode[1] } : null;
+    const decode = BODY_FIELD_ERROR.exec(this.message);
+    const field = decode && fields.find((f) => f === decode[1]);
+    return field ? { field, message: decode[2] } : null;
   }
 }
 
@@ -59,8 +47,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const json = text === "" ? null : (JSON.parse(text) as unknown);
   if (res.ok) return json as T;
   const err = (json ?? {}) as { code?: string; message?: string };
-  const sent = body !== null && typeof body === "object" ? (body as Record<string, unknown>) : undefined;
-  const error = new ApiError(res.status, err.code ?? "unknown", err.message ?? `request failed with status ${res.status}`, sent);
+  const error = new ApiError(res.status, err.code ?? "unknown", err.message ?? `request failed with status ${res.status}`);
   if (res.status === 401 && session) signOut("Your session has ended. Log in again.");
   throw error;
 }

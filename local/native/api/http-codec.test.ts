@@ -87,6 +87,21 @@ describe("decodeHttpRequest", () => {
     expect(decodeHttpRequest(endpoint(optional, null), { ...parts, body: Buffer.from("{}") })).toEqual({});
   });
 
+  // serde_path_to_error's path (jsonschema/mod.rs `deserialize`): keys joined by ".", indexes as [i],
+  // the failing object's path for a missing field, none at the top level; serde_json's position last.
+  it("names a body error's path as Encore does, with serde_json's position", () => {
+    const item: TypeSchema = { kind: "object", fields: [field("name", str)] };
+    const order = { fields: [field("id", str), field("items", { kind: "array", elem: item })] };
+    const parts = { method: "POST", pathParams: {}, query: new URLSearchParams(), headers: {}, cookies: {} };
+    const decode = (body: string) => decodeError(() => decodeHttpRequest(endpoint(order, null), { ...parts, body: Buffer.from(body) }));
+    const prefix = "invalid_argument: unable to decode request body";
+    expect(decode('{"id":"a","items":[{"name":"x"},{"name":"y"},{"name":5}]}')).toBe(
+      `${prefix}: items[2].name: invalid type: integer \`5\`, expected a string at line 1 column 54`,
+    );
+    expect(decode('{"id":"a","items":[{}]}')).toBe(`${prefix}: items[0]: missing field name at line 1 column 21`);
+    expect(decode('{"items":[]}')).toBe(`${prefix}: missing field id at line 1 column 12`);
+  });
+
   it("returns null for endpoints without parameters", () => {
     const parts = { method: "POST", pathParams: {}, query: new URLSearchParams(), headers: {}, cookies: {}, body: Buffer.from("{}") };
     expect(decodeHttpRequest(endpoint(null, null), parts)).toBeNull();

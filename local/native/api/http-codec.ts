@@ -106,7 +106,10 @@ function decodePrefix(where: string): string {
   return "unable to decode query string";
 }
 
-/** The body's fields, or Encore's error: serde_json's message and position, under body.rs's prefix. */
+/**
+ * The body's fields, or Encore's error under body.rs's prefix: the failing value's path (as
+ * serde_path_to_error writes it, jsonschema/mod.rs `deserialize`), serde_json's message and position.
+ */
 function decodeBody(fields: FieldSchema[], body: Buffer): Record<string, unknown> {
   const prefix = "unable to decode request body";
   const text = body.toString("utf8");
@@ -131,7 +134,7 @@ function decodeBody(fields: FieldSchema[], body: Buffer): Record<string, unknown
     return decodeFields(fields, parsed as Record<string, unknown>, [], "json");
   } catch (e) {
     if (!(e instanceof DecodeError)) throw e;
-    throw fail("invalid_argument", `${prefix}: ${e.reason}${serdePosition(text, e.keys, e.atOpening)}`);
+    throw fail("invalid_argument", `${prefix}: ${e.message}${serdePosition(text, e.keys, e.atOpening)}`);
   }
 }
 

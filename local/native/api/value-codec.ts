@@ -7,11 +7,14 @@ import type { JsonPath } from "./json-position";
 import { parseRfc3339 } from "./rfc3339";
 import { validate } from "./validation";
 
-/** A value that does not fit its schema, at `keys` ("items", 2, "name"). */
+/**
+ * A value that does not fit its schema, at `keys` ("items", 2, "name"). The message puts the path
+ * first as serde_path_to_error does ("items[2].name: reason"), and no prefix when the path is empty.
+ */
 export class DecodeError extends Error {
   constructor(
     public readonly keys: JsonPath,
-    public readonly reason: string,
+    reason: string,
     /** A container refused by its type before its contents were read (where serde_json stops). */
     public readonly atOpening = false,
   ) {
