@@ -1,7 +1,7 @@
 import { expect, it } from "vitest";
 import { describeLocal, useTestServer } from "../local/testing";
 import { db } from "./db";
-import { utcDay } from "./day";
+import { utcDay } from "../lib/utc-day";
 import { trackShortened } from "./track";
 import type { DailyResponse } from "./daily";
 import { newEvent } from "./__tests__/helpers";

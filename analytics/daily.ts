@@ -1,7 +1,7 @@
 import { api, APIError } from "encore.dev/api";
 import type { Max, Min } from "encore.dev/validate";
 import { db } from "./db";
-import { utcDay } from "./day";
+import { utcDay } from "../lib/utc-day";
 
 export interface DailyParams {
   /** How many UTC days to return, ending today. */

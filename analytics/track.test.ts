@@ -6,7 +6,7 @@ import { describeLocal, drainTopic, duplicateNextMessage, setRetryBackoffScale, 
 import { BATCH_CHANNEL, type BatchMessage } from "../lib/group-commit";
 import { urlShortened } from "../url/topic";
 import { db } from "./db";
-import { utcDay } from "./day";
+import { utcDay } from "../lib/utc-day";
 import { countLinks, trackShortened, type CreatedLink } from "./track";
 import { codesCountedOn, countedDays, countOn, dayLedger, newEvent, privateMidnight, timesCounted } from "./__tests__/helpers";
 

@@ -2,7 +2,7 @@ import { Subscription } from "encore.dev/pubsub";
 import { GroupCommit } from "../lib/group-commit";
 import { urlShortened, type URLShortenedEvent } from "../url/topic";
 import { db } from "./db";
-import { utcDay } from "./day";
+import { utcDay } from "../lib/utc-day";
 
 /** A link as counted_urls keys it (code and creation time), and the UTC day it counts on. */
 export interface CreatedLink {
