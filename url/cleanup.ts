@@ -5,6 +5,8 @@ import { ObjectNotFound } from "encore.dev/storage/objects";
 import { db } from "./db";
 import { qrCodes } from "./bucket";
 import { qrObjectName } from "./qr";
+import { addDays, utcDay } from "../lib/utc-day";
+import { deleteOldVisitorHashes, visitorHashRetentionDays } from "./visitors";
 
 /**
  * A link with zero clicks is stale once it is STRICTLY older than this: created_at < now - 90×24h.
@@ -84,17 +86,23 @@ async function removeQrImages(codes: string[]): Promise<void> {
 }
 
 /**
- * Deletes links nobody clicked within 90 days of creation and links expired more than 30 days ago;
- * idempotent, safe to run any time.
+ * Deletes links nobody clicked within 90 days of creation and links expired more than 30 days ago, and
+ * visitor hashes older than VISITOR_HASH_RETENTION_DAYS (the counts they made stay); idempotent, safe
+ * to run any time.
  */
 export const cleanupStaleUrls = api({ expose: false }, async (): Promise<CleanupResult> => {
   const now = Date.now();
   const cutoffs = { unclickedCreatedBefore: new Date(now - STALE_AFTER_MS), expiredBefore: new Date(now - EXPIRED_KEPT_MS) };
   const deleted = await deleteStaleUrls(cutoffs);
+  const today = utcDay(new Date(now));
+  const hashesKeptFrom = addDays(today, -visitorHashRetentionDays());
+  const visitorHashesDeleted = await deleteOldVisitorHashes(hashesKeptFrom, today);
   log.info("removed stale urls", {
     deleted,
     unclickedCreatedBefore: cutoffs.unclickedCreatedBefore.toISOString(),
     expiredBefore: cutoffs.expiredBefore.toISOString(),
+    visitorHashesDeleted,
+    hashesKeptFrom,
   });
   return { deleted };
 });

@@ -1,16 +1,12 @@
 import { expect, it } from "vitest";
 import { describeLocal, expectErrorResponse } from "../local/testing";
+import type { ClickReport } from "./click-report";
 import { db } from "./db";
-import type { DeviceKind } from "./visit";
+import type { DeviceKind } from "./user-agent";
 import { serveApiForThisFile } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";
 
-interface History {
-  days: { date: string; clicks: number }[];
-  referrers: { host: string; clicks: number }[];
-  devices: { kind: DeviceKind; clicks: number }[];
-  total: number;
-}
+type History = ClickReport;
 
 const sum = (rows: { clicks: number }[]) => rows.reduce((n, r) => n + r.clicks, 0);
 
@@ -35,7 +31,7 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     return (await resp.json()) as History;
   }
 
-  it("agrees with 500 concurrent clicks of mixed referrers and devices: clicks, days, referrers and devices", async () => {
+  it("agrees with 500 concurrent clicks of mixed referrers and devices: clicks, days, every split", async () => {
     const code = await shorten("https://example.com/campaign");
     const referers = [
       "https://news.example.com/story?id=1",
@@ -67,7 +63,9 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     const h = await history(code);
     expect(h.total).toBe(500);
     expect(h.days).toHaveLength(30);
-    expect(h.days.at(-1)).toEqual({ date: utcDate(0), clicks: 500 });
+    // Three people (one per browser's User-Agent, all from loopback); the crawler is no one.
+    expect(h.days.at(-1)).toEqual({ date: utcDate(0), clicks: 500, uniqueVisitors: 3 });
+    expect(h.uniqueVisitors).toBe(3);
     expect(sum(h.days)).toBe(500);
     expect(h.referrers).toEqual([
       { host: "(direct)", clicks: 200 },
@@ -76,6 +74,22 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
       { host: "social.example.org", clicks: 100 },
     ]);
     expect(h.devices).toEqual(kinds.map((kind) => ({ kind, clicks: 125 })));
+    expect(h.browsers).toEqual([
+      { name: "Safari", clicks: 250 },
+      { name: "Chrome", clicks: 125 },
+      { name: "Googlebot", clicks: 125 },
+    ]);
+    expect(h.os).toEqual([
+      { name: "iOS", clicks: 250 },
+      { name: "(unknown)", clicks: 125 },
+      { name: "Linux", clicks: 125 },
+    ]);
+    expect(h.countries).toEqual([{ name: "ZZ", clicks: 500 }]);
+    expect(h.sources).toEqual([
+      { name: "link", clicks: 500 },
+      { name: "qr", clicks: 0 },
+    ]);
+    expect(h.campaigns).toEqual([{ name: "(none)", clicks: 500 }]);
   });
 
   it("lists every day of the window oldest first, and counts only clicks inside it", async () => {
@@ -123,6 +137,62 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
       { kind: "bot", clicks: 0 },
     ]);
     expect((await history(code, "?days=3")).total).toBe(7 + 10);
+    // Those versions recorded no country, browser, system, source or campaign, and no visitors.
+    expect(week).toMatchObject({
+      countries: [{ name: "ZZ", clicks: 24 }],
+      browsers: [{ name: "(unknown)", clicks: 24 }],
+      os: [{ name: "(unknown)", clicks: 24 }],
+      sources: [
+        { name: "link", clicks: 24 },
+        { name: "qr", clicks: 0 },
+      ],
+      campaigns: [{ name: "(none)", clicks: 24 }],
+      uniqueVisitors: 0,
+    });
+  });
+
+  it("takes from and to instead of days, across a month boundary", async () => {
+    const code = await shorten("https://example.com/month-end");
+    await db.exec`
+      INSERT INTO url_click_facts (url_id, day, host, device, country, browser, os, source, campaign, clicks, visitors)
+      SELECT id, v.day::date, '', 'mobile', 'FR', 'Safari', 'iOS', 'qr', '', v.clicks, 1
+      FROM urls, (VALUES ('2026-01-29', 1), ('2026-01-30', 2), ('2026-01-31', 3), ('2026-02-01', 4), ('2026-02-02', 5)) AS v (day, clicks)
+      WHERE code = ${code}`;
+
+    const h = await history(code, "?from=2026-01-30&to=2026-02-01");
+    expect(h).toMatchObject({ from: "2026-01-30", to: "2026-02-01", total: 9, uniqueVisitors: 3 });
+    expect(h.days).toEqual([
+      { date: "2026-01-30", clicks: 2, uniqueVisitors: 1 },
+      { date: "2026-01-31", clicks: 3, uniqueVisitors: 1 },
+      { date: "2026-02-01", clicks: 4, uniqueVisitors: 1 },
+    ]);
+    expect(h.countries).toEqual([{ name: "FR", clicks: 9 }]);
+    expect(h.sources).toEqual([
+      { name: "link", clicks: 0 },
+      { name: "qr", clicks: 9 },
+    ]);
+    expect((await history(code, "?from=2026-02-02&to=2026-02-02")).days).toEqual([{ date: "2026-02-02", clicks: 5, uniqueVisitors: 1 }]);
+    expect((await history(code, "?from=2025-01-01&to=2026-02-05")).days).toHaveLength(401);
+  });
+
+  it.each([
+    ["days=7&from=2026-01-01&to=2026-01-02", "give either days or from and to, not both"],
+    ["from=2026-01-01", "from and to go together"],
+    ["to=2026-01-01", "from and to go together"],
+    ["from=2026-02-30&to=2026-03-01", "from must be a day written YYYY-MM-DD"],
+    ["from=2026-01-02&to=2026-01-01", "from must not be after to"],
+    ["from=2025-01-01&to=2026-02-06", "from and to may be at most 400 days apart"],
+  ])("refuses %s with 400: %s", async (query, message) => {
+    const code = await shorten("https://example.com/bad-range");
+    const resp = await call("GET", `/urls/${code}/clicks?${query}`, api.tokens[0]);
+    await expectErrorResponse(resp, 400, { code: "invalid_argument", message });
+  });
+
+  it("refuses a from or to that is not written YYYY-MM-DD before reading anything", async () => {
+    const code = await shorten("https://example.com/bad-day");
+    const resp = await call("GET", `/urls/${code}/clicks?from=yesterday&to=2026-01-01`, api.tokens[0]);
+    expect(resp.status).toBe(400);
+    expect(((await resp.json()) as { message: string }).message).toMatch(/from/);
   });
 
   it("names the 10 busiest referrer hosts and sums the rest as other", async () => {
@@ -142,6 +212,20 @@ describeLocal("GET /urls/:code/clicks over HTTP", () => {
     expect(referrers[9]).toEqual({ host: "site03.example", clicks: 3 });
     expect(referrers[10]).toEqual({ host: "other", clicks: 1 + 2 });
     expect(sum(referrers)).toBe(total);
+  });
+
+  it("goes with its link: deleting a link deletes its history, and only its", async () => {
+    const [gone, kept] = [await shorten("https://example.com/deleted"), await shorten("https://example.com/kept")];
+    for (const code of [gone, kept]) await (await call("GET", `/${code}`)).arrayBuffer();
+    const rowsOf = async (codes: string[]) =>
+      (await db.queryRow<{ n: number }>`
+        SELECT count(*)::int AS n FROM url_click_facts WHERE url_id IN (SELECT id FROM urls WHERE code = ANY(${codes}::text[]))`)!.n;
+    const ids = await db.queryAll<{ id: number }>`SELECT id FROM urls WHERE code = ${gone}`;
+    expect(await rowsOf([gone, kept])).toBe(2);
+    expect((await call("DELETE", `/urls/${gone}`, api.tokens[0])).status).toBe(200);
+    const left = await db.queryRow<{ n: number }>`SELECT count(*)::int AS n FROM url_click_facts WHERE url_id = ${ids[0].id}`;
+    expect(left!.n).toBe(0);
+    expect(await rowsOf([kept])).toBe(1);
   });
 
   it("works for aliases and is not_found for another user's link or an unknown code", async () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { singleConnectionDatabase } from "../local/testing";
 import { writeClicks, type Click } from "./clicks";
 import { stats } from "./stats";
-import { newUser, shortenAs } from "./__tests__/helpers";
+import { url } from "~encore/clients";
+import { newUser, shortenAs, visit } from "./__tests__/helpers";
 
 describe("the click batch statement", () => {
   it.skipIf(singleConnectionDatabase)(
@@ -12,7 +13,7 @@ describe("the click batch statement", () => {
       const codes = await Promise.all(
         Array.from({ length: 6 }, (_, i) => shortenAs(user, `https://example.com/overlap/${i}`).then((l) => l.code)),
       );
-      const click = (code: string): Click => ({ code, referrerHost: "", device: "desktop" });
+      const click = (code: string): Click => ({ code, ...visit() });
       const rounds = 20;
       for (let round = 0; round < rounds; round++) {
         // Two instances, each with a batch naming the same links in opposite orders.
@@ -22,6 +23,29 @@ describe("the click batch statement", () => {
         expect(a.every((t) => t !== null) && b.every((t) => t !== null)).toBe(true);
       }
       for (const code of codes) expect((await stats({ code })).clicks).toBe(2 * rounds);
+    },
+  );
+
+  it.skipIf(singleConnectionDatabase)(
+    "counts a visitor once when two instances write their clicks at the same time (server only)",
+    async () => {
+      const user = newUser();
+      const codes = await Promise.all(
+        Array.from({ length: 4 }, (_, i) => shortenAs(user, `https://example.com/visitors/${i}`).then((l) => l.code)),
+      );
+      const people = ["198.51.100.1\nbrowser A", "198.51.100.2\nbrowser A", "198.51.100.1\nbrowser B"];
+      const clicks = (order: string[]): Click[] =>
+        order.flatMap((code) => people.map((person) => ({ code, ...visit({ visitor: person }) })));
+      for (let round = 0; round < 10; round++) {
+        await Promise.all([writeClicks(clicks(codes)), writeClicks(clicks([...codes].reverse()))]);
+      }
+      for (const code of codes) {
+        const report = await url.clickHistory({ code, days: 1 }, { authData: user });
+        expect({ total: report.total, uniqueVisitors: report.uniqueVisitors }).toEqual({
+          total: 2 * 10 * people.length,
+          uniqueVisitors: people.length,
+        });
+      }
     },
   );
 });

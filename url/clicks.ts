@@ -1,8 +1,11 @@
-// Clicks are group-committed: concurrent resolves share one statement that counts them all.
+// Clicks are group-committed: concurrent resolves share one statement that counts them all, with
+// everything the click history reports about them.
 import { db } from "./db";
 import { GroupCommit } from "../lib/group-commit";
+import { utcDay } from "../lib/utc-day";
 import type { Resolution } from "./resolution";
 import type { Visit } from "./visit";
+import { visitorHash, visitorKey } from "./visitors";
 
 /** Click is one GET of a short link. */
 export interface Click extends Visit {
@@ -10,49 +13,94 @@ export interface Click extends Visit {
 }
 
 /**
- * MAX_CLICKS_PER_BATCH bounds one statement. Clicks are summed per link, referrer host and device
- * before they are sent, so a popular link adds one row to the statement, however many clicks it has.
+ * MAX_CLICKS_PER_BATCH bounds one statement. Clicks are summed per link and per combination of what
+ * they record before they are sent, so a popular link adds a row per kind of visit, however many clicks.
  */
 export const MAX_CLICKS_PER_BATCH = 1000;
 
-/** One row of the batch statement: how many of its clicks share a link, referrer host and device. */
-interface ClickGroup {
-  code: string;
-  host: string;
-  device: string;
-  n: number;
+/** The batch's clicks summed per link and visit, as the statement's parallel arrays (one entry per group). */
+interface ClickGroups {
+  code: string[];
+  host: string[];
+  device: string[];
+  country: string[];
+  browser: string[];
+  os: string[];
+  source: string[];
+  campaign: string[];
+  n: number[];
 }
 
-function groupClicks(clicks: Click[]): ClickGroup[] {
-  const groups = new Map<string, ClickGroup>();
-  for (const { code, referrerHost, device } of clicks) {
-    const key = JSON.stringify([code, referrerHost, device]);
-    const group = groups.get(key);
-    if (group === undefined) groups.set(key, { code, host: referrerHost, device, n: 1 });
-    else group.n++;
+/** The batch's visitors: one hash per visitor of a link (it names both), with the (1-based) group of their first click. */
+interface BatchVisitors {
+  group: number[];
+  hash: string[];
+}
+
+function groupClicks(clicks: Click[], day: string, key: Buffer | null): { groups: ClickGroups; visitors: BatchVisitors } {
+  const groups: ClickGroups = { code: [], host: [], device: [], country: [], browser: [], os: [], source: [], campaign: [], n: [] };
+  const visitors: BatchVisitors = { group: [], hash: [] };
+  const groupOf = new Map<string, number>();
+  const seen = new Set<string>();
+  for (const c of clicks) {
+    const groupKey = `${c.code}\0${c.referrerHost}\0${c.device}\0${c.country}\0${c.browser}\0${c.os}\0${c.source}\0${c.campaign}`;
+    let i = groupOf.get(groupKey);
+    if (i === undefined) {
+      i = groups.n.push(0) - 1;
+      groupOf.set(groupKey, i);
+      groups.code.push(c.code);
+      groups.host.push(c.referrerHost);
+      groups.device.push(c.device);
+      groups.country.push(c.country);
+      groups.browser.push(c.browser);
+      groups.os.push(c.os);
+      groups.source.push(c.source);
+      groups.campaign.push(c.campaign);
+    }
+    groups.n[i]++;
+    if (key !== null && c.visitor !== null) {
+      const hash = visitorHash(key, day, c.code, c.visitor);
+      if (!seen.has(hash)) {
+        seen.add(hash);
+        visitors.group.push(i + 1);
+        visitors.hash.push(hash);
+      }
+    }
   }
-  return [...groups.values()];
+  return { groups, visitors };
 }
 
 /**
  * writeClicks counts a batch of clicks in one statement (one implicit transaction) and returns each
  * click's resolution: its link's target, or why there is none (no such link, or one past its expiry,
- * which counts nothing from the instant it expires). The statement adds each link's clicks to
- * `urls.clicks`, sets `last_clicked_at`, and adds to the link's history for today (UTC): one row per
- * referrer host and device, which groupClicks has already made unique. The links' rows are locked in
- * code order first, so two instances writing overlapping batches wait for each other instead of
- * deadlocking; every history row of a link is written under its link's lock. Only a code it did not
- * count is looked up again, to tell an expired link from a missing one (a join for every code took
- * 0.3 of 5.3 ms for 64 clicks). Either everything in the batch is counted or nothing is. Exported so a
- * test can run two instances' batches against each other.
+ * which counts nothing from the instant it expires). All of the batch's clicks fall on one UTC day, the
+ * day it is written (this process's clock). In order, the statement:
+ *
+ * 1. locks the links' rows in code order, so two instances writing overlapping batches wait for each
+ *    other instead of deadlocking; everything below a link writes is written under its lock;
+ * 2. adds each link's clicks to `urls.clicks` and sets `last_clicked_at`;
+ * 3. adds each visitor's hash to url_visitors: a hash already there is a visitor seen today;
+ * 4. adds each group's clicks, and its visitors new today, to the link's row of the day for that
+ *    combination of referrer host, device, country, browser, system, source and campaign (url_click_facts);
+ * 5. answers each code; only a code it did not count is looked up again, to tell an expired link from
+ *    a missing one (a join for every code took 0.3 of 5.3 ms for 64 clicks).
+ *
+ * Either everything in the batch is counted or nothing is. Exported so a test can run two instances'
+ * batches against each other.
  */
 export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
-  const groups = groupClicks(clicks);
+  const day = utcDay(new Date());
+  // Bots are no visitors: a batch of bots alone needs no key, and so never waits for one.
+  const key = clicks.some((c) => c.visitor !== null) ? await visitorKey(day) : null;
+  const { groups: g, visitors: v } = groupClicks(clicks, day, key);
   const rows = await db.queryAll<{ code: string; original_url: string | null; expired: boolean }>`
     WITH batch AS MATERIALIZED (
-      SELECT code, host, device, n
-      FROM unnest(${groups.map((g) => g.code)}::text[], ${groups.map((g) => g.host)}::text[],
-                  ${groups.map((g) => g.device)}::text[], ${groups.map((g) => g.n)}::int[]) AS b (code, host, device, n)
+      SELECT * FROM unnest(${g.code}::text[], ${g.host}::text[], ${g.device}::text[], ${g.country}::text[], ${g.browser}::text[],
+                           ${g.os}::text[], ${g.source}::text[], ${g.campaign}::text[], ${g.n}::int[])
+        WITH ORDINALITY AS b (code, host, device, country, browser, os, source, campaign, n, grp)
+    ),
+    visits AS MATERIALIZED (
+      SELECT grp, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.hash}::text[]) AS v (grp, hash)
     ),
     locked AS MATERIALIZED (
       SELECT id, code FROM urls
@@ -65,11 +113,23 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       WHERE urls.id = per_link.id
       RETURNING urls.id, urls.code, urls.original_url
     ),
+    first_today AS (
+      INSERT INTO url_visitors (day, url_id, visitor)
+      SELECT ${day}::date, counted.id, visits.visitor FROM visits JOIN batch USING (grp) JOIN counted USING (code)
+      ON CONFLICT DO NOTHING
+      RETURNING visitor
+    ),
+    -- A hash names its link as well as its visitor, so it finds the group of the click it came with.
+    new_visitors AS (
+      SELECT visits.grp, count(*)::int AS n FROM first_today JOIN visits USING (visitor) GROUP BY visits.grp
+    ),
     history AS (
-      INSERT INTO url_clicks (url_id, day, host, device, clicks)
-      SELECT counted.id, (now() AT TIME ZONE 'UTC')::date, batch.host, batch.device, batch.n
-      FROM counted JOIN batch USING (code)
-      ON CONFLICT (url_id, day, host, device) DO UPDATE SET clicks = url_clicks.clicks + EXCLUDED.clicks
+      INSERT INTO url_click_facts AS f (url_id, day, host, device, country, browser, os, source, campaign, clicks, visitors)
+      SELECT counted.id, ${day}::date, batch.host, batch.device, batch.country, batch.browser, batch.os, batch.source, batch.campaign,
+             batch.n, COALESCE(new_visitors.n, 0)
+      FROM counted JOIN batch USING (code) LEFT JOIN new_visitors USING (grp)
+      ON CONFLICT (url_id, day, host, device, country, browser, os, source, campaign)
+      DO UPDATE SET clicks = f.clicks + EXCLUDED.clicks, visitors = f.visitors + EXCLUDED.visitors
     )
     SELECT asked.code, counted.original_url,
            counted.code IS NULL AND EXISTS (SELECT FROM urls WHERE urls.code = asked.code AND urls.expires_at <= now()) AS expired

@@ -42,13 +42,34 @@ describe("renderQrPng", () => {
 describeLocal("QR codes over HTTP", () => {
   const server = useTestServer();
 
-  it("serves a PNG at qrCodeUrl that decodes to exactly the short URL", async () => {
+  it("serves a PNG at qrCodeUrl that decodes to the short URL marked as a scan", async () => {
     const link = await shortenAs(newUser(), "https://example.com/printed-poster");
     const resp = await fetch(link.qrCodeUrl);
     expect(resp.status).toBe(200);
     expect(resp.headers.get("content-type")).toBe("image/png");
-    expect(decodeQr(Buffer.from(await resp.arrayBuffer()))).toBe(link.shortUrl);
+    expect(decodeQr(Buffer.from(await resp.arrayBuffer()))).toBe(`${link.shortUrl}?qr=1`);
     expect(link.shortUrl).toBe(`${server.baseUrl}/${link.code}`);
+  });
+
+  it("counts a visit through the decoded image as a QR scan, and the plain short URL (older images) as a link", async () => {
+    const user = newUser();
+    const link = await shortenAs(user, "https://example.com/menu");
+    const scanned = decodeQr(Buffer.from(await (await fetch(link.qrCodeUrl)).arrayBuffer()))!;
+    const visit = async (address: string) => {
+      const resp = await fetch(address, { redirect: "manual", headers: { Accept: "text/html" } });
+      expect([resp.status, resp.headers.get("location")]).toEqual([302, "https://example.com/menu"]);
+    };
+    await visit(scanned);
+    await visit(scanned);
+    await visit(link.shortUrl);
+    const { sources, total } = await url.clickHistory({ code: link.code, days: 1 }, { authData: user });
+    expect({ sources, total }).toEqual({
+      sources: [
+        { name: "link", clicks: 1 },
+        { name: "qr", clicks: 2 },
+      ],
+      total: 3,
+    });
   });
 
   it("stops serving the image once the link is deleted", async () => {

@@ -10,8 +10,9 @@ const QUIET_ZONE = 4;
 
 /**
  * renderQrPng draws `text` as a PNG QR code. Error correction "Q" (25% of the symbol may be damaged)
- * survives smudged or creased prints. 6 pixels per module make a short URL of up to 32 bytes
- * (version 3, 29 modules) a 222 px square, about 6 cm on a screen and 1.9 cm at 300 dpi.
+ * survives smudged or creased prints. 6 pixels per module make a text of up to 32 bytes (version 3,
+ * 29 modules; a short URL of up to 27 with its scan marker) a 222 px square, about 6 cm on a screen and
+ * 1.9 cm at 300 dpi.
  *
  * The image is black and white, so it is written as a 1-bit grayscale PNG (url/png.ts), about 0.4 KB:
  * qrcode's own PNG renderer writes 8-bit RGBA through pngjs, which cost 1.6 ms of CPU on the event
@@ -34,6 +35,22 @@ export function renderQrPng(text: string): Buffer {
     for (let copy = 1; copy < SCALE; copy++) scanlines.copyWithin(first + copy * stride, first, first + stride);
   }
   return encodeBilevelPng(side, scanlines);
+}
+
+/**
+ * The query parameter new QR images add to the short URL (`?qr=1`), so that the click history can tell
+ * a scan from a click. The link works without it; images made before it existed count as clicks.
+ */
+const SCAN_MARKER = "qr";
+
+/** qrTarget is the URL a link's QR image encodes: its short URL, marked as scanned. */
+export function qrTarget(shortUrl: string): string {
+  return `${shortUrl}?${SCAN_MARKER}=1`;
+}
+
+/** isQrScan tells, from a visit's query, whether it came through the link's QR image. */
+export function isQrScan(query: URLSearchParams): boolean {
+  return query.get(SCAN_MARKER) === "1";
 }
 
 /** qrObjectName is the bucket object holding `code`'s QR image. */

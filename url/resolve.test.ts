@@ -4,8 +4,8 @@ import { describeLocal, expectAPIError, expectErrorResponse, useTestServer } fro
 import { db } from "./db";
 import { recordClick } from "./resolve";
 import { stats } from "./stats";
-import type { DeviceKind, Visit } from "./visit";
-import { DIRECT_VISIT, newUser, shortenAs } from "./__tests__/helpers";
+import type { DeviceKind } from "./user-agent";
+import { DIRECT_VISIT, newUser, shortenAs, visit } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
@@ -14,7 +14,7 @@ const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,im
 async function historyOf(code: string) {
   const sums = (by: "day" | "host" | "device") =>
     db.rawQueryAll<{ key: string; clicks: number }>(
-      `SELECT ${by}::text AS key, SUM(c.clicks)::int AS clicks FROM url_clicks c JOIN urls u ON u.id = c.url_id
+      `SELECT ${by}::text AS key, SUM(c.clicks)::int AS clicks FROM url_click_facts c JOIN urls u ON u.id = c.url_id
        WHERE u.code = $1 GROUP BY ${by} ORDER BY ${by}`,
       code,
     );
@@ -69,13 +69,13 @@ describe("resolving a code", () => {
 
   it("stores each click's day, referrer host and device in the same write", async () => {
     const { code } = await shortenAs(newUser(), "https://example.com/history");
-    const visits: Visit[] = [
-      ...Array.from({ length: 5 }, (): Visit => ({ referrerHost: "news.example.com", device: "mobile" })),
-      ...Array.from({ length: 3 }, (): Visit => ({ referrerHost: "", device: "desktop" })),
-      ...Array.from({ length: 2 }, (): Visit => ({ referrerHost: "news.example.com", device: "bot" })),
+    const visits = [
+      ...Array.from({ length: 5 }, () => visit({ referrerHost: "news.example.com", device: "mobile" })),
+      ...Array.from({ length: 3 }, () => visit({ referrerHost: "", device: "desktop" })),
+      ...Array.from({ length: 2 }, () => visit({ referrerHost: "news.example.com", device: "bot" })),
     ];
-    await Promise.all(visits.map((visit) => recordClick(code, visit)));
-    await recordClick(code, { referrerHost: "mail.example.org", device: "tablet" });
+    await Promise.all(visits.map((v) => recordClick(code, v)));
+    await recordClick(code, visit({ referrerHost: "mail.example.org", device: "tablet" }));
     expect(await historyOf(code)).toEqual({
       days: [11],
       referrers: { "": 3, "mail.example.org": 1, "news.example.com": 7 },

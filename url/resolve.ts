@@ -21,7 +21,7 @@ import { describeVisit, type Visit } from "./visit";
 export const resolve = api.raw({ expose: true, method: ["GET", "HEAD"], path: "/:code" }, async (req, resp) => {
   const code = codeParam(req.url ?? "");
   const head = req.method === "HEAD";
-  const resolution = head ? await peekLink(code) : await recordClick(code, describeVisit(req.headers.referer, req.headers["user-agent"]));
+  const resolution = head ? await peekLink(code) : await recordClick(code, describeVisit(req.url ?? "", req.headers));
   if ("gone" in resolution) throw goneError(resolution.gone);
 
   // Every visit must reach us to be counted, and the answer depends on Accept.

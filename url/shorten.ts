@@ -12,7 +12,7 @@ import { db } from "./db";
 import { limitShorten } from "./limits";
 import { publishQueued, type QueuedEvent } from "./outbox";
 import { validateExpiry } from "./expiry";
-import { qrCodeUrl, qrObjectName, renderQrPng } from "./qr";
+import { qrCodeUrl, qrObjectName, qrTarget, renderQrPng } from "./qr";
 import { validateTarget } from "./validate-target";
 
 /** ShortenRequest names the link to shorten. */
@@ -91,7 +91,7 @@ async function claimAlias(alias: string, claim: (code: string) => Promise<Claime
  */
 async function store(code: string, originalUrl: string, creator: string, base: string, expiresAt: Date | null): Promise<Claimed | null> {
   const object = qrObjectName(code);
-  const png = renderQrPng(shortUrl(base, code));
+  const png = renderQrPng(qrTarget(shortUrl(base, code)));
   try {
     await qrCodes.upload(object, png, { contentType: "image/png", preconditions: { notExists: true } });
   } catch (err) {

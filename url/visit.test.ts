@@ -1,66 +1,6 @@
-import Bowser from "bowser";
-import { describe, expect, it, vi } from "vitest";
-import { deviceKind, referrerHost } from "./visit";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { describeVisit, referrerHost } from "./visit";
 import { USER_AGENTS } from "./__tests__/user-agents";
-
-describe("deviceKind", () => {
-  /** A Chrome User-Agent no other test has classified, so the cache cannot know it yet. */
-  const freshChrome = (extra = "") =>
-    `Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/125.0.${Math.floor(Math.random() * 1e9)}.0 Safari/537.36${extra}`;
-
-  it("classifies a User-Agent once and then remembers its kind", () => {
-    const parse = vi.spyOn(Bowser, "getParser");
-    try {
-      const ua = freshChrome();
-      expect(deviceKind(ua)).toBe("desktop");
-      expect(deviceKind(ua)).toBe("desktop");
-      expect(parse).toHaveBeenCalledTimes(1);
-    } finally {
-      parse.mockRestore();
-    }
-  });
-
-  it("classifies an overlong User-Agent every time instead of keeping it", () => {
-    const parse = vi.spyOn(Bowser, "getParser");
-    try {
-      const ua = freshChrome(" x".repeat(600));
-      expect(deviceKind(ua)).toBe("desktop");
-      expect(deviceKind(ua)).toBe("desktop");
-      expect(parse).toHaveBeenCalledTimes(2);
-    } finally {
-      parse.mockRestore();
-    }
-  });
-
-  it.each(Object.entries(USER_AGENTS))("classifies a %s browser", (kind, ua) => {
-    expect(deviceKind(ua)).toBe(kind);
-  });
-
-  it.each([
-    [
-      "an Android phone",
-      "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Mobile Safari/537.36",
-      "mobile",
-    ],
-    [
-      "an Android tablet",
-      "Mozilla/5.0 (Linux; Android 14; SM-X710) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36",
-      "tablet",
-    ],
-    [
-      "macOS Safari",
-      "Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15",
-      "desktop",
-    ],
-    ["curl", "curl/8.5.0", "bot"],
-    ["Node's fetch", "node", "bot"],
-    ["Slack's link unfurler", "Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)", "bot"],
-    ["no User-Agent", undefined, "bot"],
-    ["an empty User-Agent", "  ", "bot"],
-  ])("classifies %s", (_, ua, kind) => {
-    expect(deviceKind(ua)).toBe(kind);
-  });
-});
 
 describe("referrerHost", () => {
   it.each([
@@ -80,5 +20,78 @@ describe("referrerHost", () => {
     ["a host longer than DNS allows", `https://${"a".repeat(250)}.com/`],
   ])("records %s as no referrer", (_, referer) => {
     expect(referrerHost(referer)).toBe("");
+  });
+});
+
+describe("describeVisit", () => {
+  const chrome = USER_AGENTS.desktop;
+  /** The headers of a request the gateway passed on from `client`, through one trusted proxy. */
+  const from = (client: string, more: Record<string, string> = {}) => ({
+    "x-forwarded-for": `${client}, 10.1.2.3`,
+    "user-agent": chrome,
+    ...more,
+  });
+
+  afterEach(() => {
+    vi.unstubAllEnvs();
+  });
+
+  it("keeps the families, the referrer's host and the country, and the address only inside the visitor identity", () => {
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+    const v = describeVisit("/abc123", { ...from("8.8.8.8"), referer: "https://news.example.com/a?b=c" });
+    expect(v).toEqual({
+      device: "desktop",
+      browser: "Chrome",
+      os: "Linux",
+      referrerHost: "news.example.com",
+      country: "US",
+      source: "link",
+      campaign: "",
+      visitor: `8.8.8.8\n${chrome}`,
+    });
+  });
+
+  it("looks addresses up in the shipped database: IPv4, IPv6, and unknown for loopback and private ones", () => {
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+    const country = (client: string) => describeVisit("/abc123", from(client)).country;
+    expect([country("1.1.1.1"), country("81.2.69.142"), country("85.214.132.117"), country("2001:67c:2e8::1")]).toEqual([
+      "AU",
+      "GB",
+      "DE",
+      "NL",
+    ]);
+    expect([country("127.0.0.1"), country("10.0.0.1"), country("::1"), country("not-an-address")]).toEqual(["ZZ", "ZZ", "ZZ", "ZZ"]);
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "0");
+    expect(country("8.8.8.8")).toBe("ZZ"); // the proxy's own address is 10.1.2.3, which no country holds
+  });
+
+  it("believes a country header only when TRUSTED_COUNTRY_HEADER names it, and falls back to the address for none", () => {
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+    const headers = from("8.8.8.8", { "cf-ipcountry": "de" });
+    expect(describeVisit("/abc123", headers).country).toBe("US");
+    vi.stubEnv("TRUSTED_COUNTRY_HEADER", "CF-IPCountry");
+    expect(describeVisit("/abc123", headers).country).toBe("DE");
+    for (const unknown of ["XX", "T1", "", "Germany", "QQ"]) {
+      expect(describeVisit("/abc123", { ...headers, "cf-ipcountry": unknown }).country).toBe("US");
+    }
+  });
+
+  it("tells a QR scan by its marker and names the UTM campaign", () => {
+    expect(describeVisit("/abc123?qr=1", from("127.0.0.1")).source).toBe("qr");
+    expect(describeVisit("/abc123?qr=0", from("127.0.0.1")).source).toBe("link");
+    expect(describeVisit("/abc123?utm_source=newsletter&utm_medium=email&utm_campaign=spring&qr=1", {})).toMatchObject({
+      source: "qr",
+      campaign: "newsletter / email / spring",
+    });
+    expect(describeVisit("/abc123?utm_campaign=%20spring%0A", {}).campaign).toBe("(not set) / (not set) / spring");
+    expect(describeVisit("/abc123?utm_source=", {}).campaign).toBe("");
+    expect(describeVisit(`/abc123?utm_source=${"x".repeat(500)}`, {}).campaign).toBe(`${"x".repeat(64)} / (not set) / (not set)`);
+  });
+
+  it("counts no bot as a visitor, and an IPv6 visitor by their /64", () => {
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+    expect(describeVisit("/abc123", { ...from("8.8.8.8"), "user-agent": USER_AGENTS.bot }).visitor).toBeNull();
+    expect(describeVisit("/abc123", { "x-forwarded-for": "8.8.8.8" }).visitor).toBeNull();
+    expect(describeVisit("/abc123", from("2001:db8:1:2::77")).visitor).toBe(`2001:db8:1:2::/64\n${chrome}`);
   });
 });

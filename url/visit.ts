@@ -1,35 +1,64 @@
-// What a click records about its visitor: the referring host and the kind of device, nothing more.
-import Bowser from "bowser";
-import { isbot } from "isbot";
-import { LRUCache } from "lru-cache";
+// What a click records about its visit: where it came from (referrer host, QR code or link, campaign),
+// on what (device, browser and system families) and from which country; never an address, a full
+// User-Agent or a full referrer URL.
+import type { IncomingHttpHeaders } from "node:http";
+import { addressKey, clientHop, hopAddress } from "../ratelimit/client-address";
+import { isQrScan } from "./qr";
+import { countryOfAddress, countryOfHeader, trustedCountryHeader } from "./country";
+import { describeAgent, type Agent } from "./user-agent";
 
-/**
- * DeviceKind is a device class clicks are counted under. Spelled as a union of literals, not derived
- * from DEVICE_KINDS: it is part of a response schema, and Encore's type resolver cannot index the type
- * of an array literal (tsparser/src/parser/types/type_resolve.rs, `array_lit` and `type_index`).
- */
-export type DeviceKind = "desktop" | "mobile" | "tablet" | "bot";
+/** Source says how the visitor reached the link: through its QR image, or any other way. */
+export type Source = "link" | "qr";
 
-/** DEVICE_KINDS lists every DeviceKind, in the order the click history reports them. */
-export const DEVICE_KINDS: readonly DeviceKind[] = ["desktop", "mobile", "tablet", "bot"];
+/** SOURCES lists every Source, in the order the click history reports them. */
+export const SOURCES: readonly Source[] = ["link", "qr"];
 
-/** Visit is what one click stores besides its link: no IP address, no full referrer URL. */
-export interface Visit {
+/** Visit is what one click records besides its link. */
+export interface Visit extends Agent {
   /** The Referer's host ("news.example.com"), or "" when there is none or it has no host. */
   referrerHost: string;
-  device: DeviceKind;
+  /** ISO 3166-1 alpha-2, ZZ when unknown. */
+  country: string;
+  source: Source;
+  /** "utm_source / utm_medium / utm_campaign" of the visit's own query, "" without any of them. */
+  campaign: string;
+  /**
+   * Who visited, for the unique-visitor hash alone: the address (an IPv6 one's /64) and the User-Agent,
+   * null for a bot. It is hashed with the day's key when the click is written, and then forgotten.
+   */
+  visitor: string | null;
 }
 
 /** The longest DNS name; a longer "host" is not one, and is not stored. */
 const MAX_HOST_LENGTH = 253;
 
+/** The most characters kept of each UTM parameter. */
+const MAX_UTM_LENGTH = 64;
+
+/** What a campaign shows for a UTM parameter the visit did not name. */
+const NOT_SET = "(not set)";
+
 /**
- * describeVisit reads a click's Referer and User-Agent headers. The referrer is cut down to its host
- * (the path and query can hold personal data); the device comes from maintained libraries: isbot for
- * crawlers and HTTP clients, bowser for phones and tablets.
+ * describeVisit reads a click's request: its query (`pathAndQuery`), Referer, User-Agent, the client
+ * address (X-Forwarded-For, as the rate limiter takes it) and the trusted country header, if any.
  */
-export function describeVisit(referer: string | undefined, userAgent: string | undefined): Visit {
-  return { referrerHost: referrerHost(referer), device: deviceKind(userAgent) };
+export function describeVisit(pathAndQuery: string, headers: IncomingHttpHeaders): Visit {
+  const agent = describeAgent(headers["user-agent"]);
+  const hop = clientHop(headers["x-forwarded-for"]);
+  const countryHeader = trustedCountryHeader();
+  const query = pathAndQuery.indexOf("?");
+  const params = query === -1 ? null : new URLSearchParams(pathAndQuery.slice(query + 1));
+  return {
+    device: agent.device,
+    browser: agent.browser,
+    os: agent.os,
+    referrerHost: referrerHost(headers.referer),
+    country:
+      (countryHeader !== null ? countryOfHeader(headers[countryHeader]) : null) ?? countryOfAddress(hop === null ? null : hopAddress(hop)),
+    source: params !== null && isQrScan(params) ? "qr" : "link",
+    campaign: params === null ? "" : campaign(params),
+    visitor: agent.device === "bot" || hop === null ? null : `${addressKey(hop)}\n${headers["user-agent"]}`,
+  };
 }
 
 /** referrerHost is the lowercase host of a Referer URL, or "" for none, a relative or a malformed one. */
@@ -39,42 +68,15 @@ export function referrerHost(referer: string | undefined): string {
   return host.length <= MAX_HOST_LENGTH ? host : "";
 }
 
-/**
- * Device kinds of recent User-Agents: visitors send few distinct ones, and classifying one with isbot
- * and bowser takes 6-12 µs, more than the rest of the handler's own work on a click. Browsers' are a
- * few hundred characters; longer ones are classified every time, so the cache stays under 256 K characters.
- */
-const recentDevices = new LRUCache<string, DeviceKind>({
-  max: 1000,
-  maxSize: 256 * 1024,
-  maxEntrySize: 1024,
-  sizeCalculation: (_kind, userAgent) => userAgent.length,
-});
-
-/**
- * deviceKind classifies a User-Agent. No User-Agent at all counts as a bot: every browser sends one.
- * Anything a browser sends that is neither a phone nor a tablet (desktops, TVs, consoles) is desktop.
- */
-export function deviceKind(userAgent: string | undefined): DeviceKind {
-  if (userAgent === undefined) return "bot";
-  let kind = recentDevices.get(userAgent);
-  if (kind === undefined) {
-    kind = classify(userAgent);
-    recentDevices.set(userAgent, kind);
-  }
-  return kind;
+/** campaign names the visit's UTM campaign by source, medium and name, "" when the query has none of them. */
+export function campaign(params: URLSearchParams): string {
+  const parts = [params.get("utm_source"), params.get("utm_medium"), params.get("utm_campaign")].map(utmValue);
+  return parts.every((p) => p === null) ? "" : parts.map((p) => p ?? NOT_SET).join(" / ");
 }
 
-function classify(userAgent: string): DeviceKind {
-  if (userAgent.trim() === "" || isbot(userAgent)) return "bot";
-  switch (Bowser.getParser(userAgent, true).getPlatformType(true)) {
-    case "mobile":
-      return "mobile";
-    case "tablet":
-      return "tablet";
-    case "bot":
-      return "bot";
-    default:
-      return "desktop";
-  }
+/** One UTM parameter as stored: control characters removed, cut to 64 characters (not inside one), trimmed; null when empty. */
+function utmValue(value: string | null): string | null {
+  // eslint-disable-next-line no-control-regex -- control characters are what is removed
+  const clean = [...(value?.replace(/[\u0000-\u001f\u007f]/g, "") ?? "")].slice(0, MAX_UTM_LENGTH).join("").trim();
+  return clean === "" ? null : clean;
 }

@@ -17,8 +17,26 @@ export function newUser(): User {
   return { userID: String(randomInt(1e9, 2 ** 47)), email: `${randomUUID()}@example.com` };
 }
 
+/**
+ * visit is a visit as describeVisit reads one: by default a desktop Chrome on Linux with no referrer,
+ * from an unknown country, through the link, with no campaign and no visitor to count; `fields` change it.
+ */
+export function visit(fields: Partial<Visit> = {}): Visit {
+  return {
+    referrerHost: "",
+    device: "desktop",
+    browser: "Chrome",
+    os: "Linux",
+    country: "ZZ",
+    source: "link",
+    campaign: "",
+    visitor: null,
+    ...fields,
+  };
+}
+
 /** DIRECT_VISIT is a desktop browser's visit with no referrer. */
-export const DIRECT_VISIT: Visit = { referrerHost: "", device: "desktop" };
+export const DIRECT_VISIT: Visit = visit();
 
 /** shortenAs calls POST /shorten through the generated client, with validation and auth as over HTTP. */
 export function shortenAs(user: User, target: string) {

@@ -1,0 +1,171 @@
+// Click reports: a link's clicks, or all of an owner's, over a range of UTC days, per day and split by
+// each dimension a click records, read in one statement so that every split sums to the same total.
+import type { ClickRange } from "./click-range";
+import { db } from "./db";
+import { DEVICE_KINDS, type DeviceKind } from "./user-agent";
+import { SOURCES } from "./visit";
+
+/** TOP is how many values of a dimension are listed by name; the rest are summed as "other". */
+export const TOP = 10;
+
+/** DIRECT is the referrer "host" of visits that named none (typed or pasted links, apps, privacy settings). */
+export const DIRECT = "(direct)";
+
+/** UNKNOWN names a browser or system the User-Agent library does not recognise. */
+export const UNKNOWN = "(unknown)";
+
+/** NO_CAMPAIGN names the visits whose query had no UTM parameter. */
+export const NO_CAMPAIGN = "(none)";
+
+/** How reports name a value stored empty: no Referer, a browser or system not recognised, no UTM parameters. */
+const EMPTY_VALUE: Partial<Record<string, string>> = { referrer: DIRECT, browser: UNKNOWN, os: UNKNOWN, campaign: NO_CAMPAIGN };
+
+/** valueLabel is how reports (JSON and CSV) name a stored value of a dimension. */
+export function valueLabel(dimension: string, value: string): string {
+  return value === "" ? (EMPTY_VALUE[dimension] ?? "") : value;
+}
+
+/** DayClicks is one UTC day's clicks and unique visitors; date is "YYYY-MM-DD". */
+export interface DayClicks {
+  date: string;
+  clicks: number;
+  /** Visitors (not bots) whose first click on the link that day this was, per link. */
+  uniqueVisitors: number;
+}
+
+/** ReferrerClicks counts the clicks from one referring host, "(direct)" for none, or "other". */
+export interface ReferrerClicks {
+  host: string;
+  clicks: number;
+}
+
+/** DeviceClicks counts the clicks from one kind of device. */
+export interface DeviceClicks {
+  kind: DeviceKind;
+  clicks: number;
+}
+
+/** NamedClicks counts the clicks of one value of a dimension, or of "other" values together. */
+export interface NamedClicks {
+  name: string;
+  clicks: number;
+}
+
+/** ClickReport is the clicks of the range, whole and split; each split sums to total. */
+export interface ClickReport {
+  /** The first day of the range (UTC, "YYYY-MM-DD"). */
+  from: string;
+  /** The last day of the range, included. */
+  to: string;
+  /** Every day of the range, oldest first, 0 for days without clicks. */
+  days: DayClicks[];
+  /** Most clicks first: the top 10 hosts, then "other" for the rest. */
+  referrers: ReferrerClicks[];
+  /** desktop, mobile, tablet and bot, always all four. */
+  devices: DeviceClicks[];
+  /** ISO 3166-1 alpha-2 codes ("ZZ": unknown), top 10 and "other". */
+  countries: NamedClicks[];
+  /** Browser families ("Chrome", "(unknown)"), top 10 and "other". */
+  browsers: NamedClicks[];
+  /** Operating systems ("iOS", "(unknown)"), top 10 and "other". */
+  os: NamedClicks[];
+  /** link and qr (scans of the link's QR image), always both. */
+  sources: NamedClicks[];
+  /** "utm_source / utm_medium / utm_campaign", "(none)" without UTM parameters; top 10 and "other". */
+  campaigns: NamedClicks[];
+  total: number;
+  /** The days' unique visitors added up: one person on two days, or on two links, counts twice. */
+  uniqueVisitors: number;
+}
+
+/** LinkClicks is one link's share of a report over several links. */
+export interface LinkClicks {
+  code: string;
+  clicks: number;
+  uniqueVisitors: number;
+}
+
+/** Links is whose links a report covers: an owner's (a workspace's, once there are workspaces), or one of them. */
+export interface Links {
+  owner: string;
+  /** One link of the owner's; null for all of them. */
+  code: string | null;
+}
+
+/** A row of the report statement: a day, a dimension's value, a link, or how many links there are. */
+interface ReportRow {
+  part: "links" | "day" | "link" | "referrer" | "device" | "country" | "browser" | "os" | "source" | "campaign";
+  label: string;
+  clicks: number;
+  visitors: number;
+}
+
+/** ReadReport is a report with how many links it covers (0: the owner has no such link) and each link's share, most first. */
+export interface ReadReport {
+  links: number;
+  report: ClickReport;
+  byLink: LinkClicks[];
+}
+
+/**
+ * readClickReport reads the report of `links` over `range`. A code the owner has no link under covers
+ * no links, so another owner's link is indistinguishable from a missing one.
+ */
+export async function readClickReport(links: Links, range: ClickRange): Promise<ReadReport> {
+  const rows = await db.queryAll<ReportRow>`
+    WITH link AS (
+      SELECT id, code FROM urls WHERE creator = ${links.owner} AND (${links.code}::text IS NULL OR code = ${links.code}::text)
+    ),
+    clicks AS (
+      SELECT d.url_id, d.day, d.dimension, d.value, d.clicks, d.visitors
+      FROM link JOIN url_click_dimensions d ON d.url_id = link.id
+      WHERE d.day BETWEEN ${range.from}::date AND ${range.to}::date
+    )
+    SELECT 'links' AS part, '' AS label, count(*)::int8 AS clicks, 0::int8 AS visitors FROM link
+    UNION ALL
+    -- Every click has exactly one source, so the source rows count each click once.
+    SELECT 'day', to_char(g.day, 'YYYY-MM-DD'), COALESCE(SUM(c.clicks), 0)::int8, COALESCE(SUM(c.visitors), 0)::int8
+    FROM generate_series(${range.from}::date, ${range.to}::date, interval '1 day') AS g (day)
+    LEFT JOIN clicks c ON c.day = g.day AND c.dimension = 'source'
+    GROUP BY g.day
+    UNION ALL
+    SELECT 'link', link.code, SUM(c.clicks)::int8, SUM(c.visitors)::int8
+    FROM clicks c JOIN link ON link.id = c.url_id WHERE c.dimension = 'source' GROUP BY link.code
+    UNION ALL
+    SELECT dimension, value, SUM(clicks)::int8, SUM(visitors)::int8 FROM clicks GROUP BY dimension, value
+  `;
+  const part = (name: ReportRow["part"]) => rows.filter((r) => r.part === name);
+  const days = part("day")
+    .map((r) => ({ date: r.label, clicks: r.clicks, uniqueVisitors: r.visitors }))
+    .sort((a, b) => (a.date < b.date ? -1 : 1));
+  const valueClicks = (name: ReportRow["part"]) => part(name).map((r) => ({ name: valueLabel(name, r.label), clicks: r.clicks }));
+  const report: ClickReport = {
+    from: range.from,
+    to: range.to,
+    days,
+    referrers: topWithOther(valueClicks("referrer")).map(({ name, clicks }) => ({ host: name, clicks })),
+    devices: DEVICE_KINDS.map((kind) => ({ kind, clicks: part("device").find((r) => r.label === kind)?.clicks ?? 0 })),
+    countries: topWithOther(valueClicks("country")),
+    browsers: topWithOther(valueClicks("browser")),
+    os: topWithOther(valueClicks("os")),
+    sources: SOURCES.map((name) => ({ name, clicks: part("source").find((r) => r.label === name)?.clicks ?? 0 })),
+    campaigns: topWithOther(valueClicks("campaign")),
+    total: days.reduce((sum, d) => sum + d.clicks, 0),
+    uniqueVisitors: days.reduce((sum, d) => sum + d.uniqueVisitors, 0),
+  };
+  const byLink = part("link")
+    .map((r) => ({ code: r.label, clicks: r.clicks, uniqueVisitors: r.visitors }))
+    .sort((a, b) => b.clicks - a.clicks || compareText(a.code, b.code));
+  return { links: part("links")[0].clicks, report, byLink };
+}
+
+/** topWithOther lists the TOP values with most clicks by name (ties by name) and sums the rest as "other". */
+export function topWithOther(values: NamedClicks[]): NamedClicks[] {
+  const sorted = [...values].sort((a, b) => b.clicks - a.clicks || compareText(a.name, b.name));
+  const rest = sorted.slice(TOP).reduce((sum, v) => sum + v.clicks, 0);
+  return rest > 0 ? [...sorted.slice(0, TOP), { name: "other", clicks: rest }] : sorted.slice(0, TOP);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
