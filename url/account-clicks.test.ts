@@ -1,7 +1,7 @@
 // GET /analytics/clicks: every link of the caller's together, nobody else's.
 import { expect, it } from "vitest";
 import { describeLocal, expectErrorResponse } from "../local/testing";
-import type { AccountClicks } from "./account-clicks";
+import type { AccountClicks } from "./click-report-types";
 import { serveApiForThisFile } from "./__tests__/helpers";
 
 describeLocal("GET /analytics/clicks over HTTP", () => {

@@ -2,13 +2,8 @@
 import { api } from "encore.dev/api";
 import { callerID } from "./caller";
 import { clickRange, type RangeQuery } from "./click-range";
-import { readClickReport, TOP, type ClickReport, type LinkClicks } from "./click-report";
-
-/** AccountClicks is the report over every link of the caller's, with the links that had most clicks. */
-export interface AccountClicks extends ClickReport {
-  /** The 10 links with most clicks in the range, most first (ties by code). */
-  topLinks: LinkClicks[];
-}
+import type { AccountClicks } from "./click-report-types";
+import { readClickReport, TOP } from "./click-report";
 
 /**
  * accountClicks reports all the caller's links over the range (default: the last 30 days). It lives in

@@ -2,8 +2,7 @@
 // several countries (by a trusted CDN header and by address), browsers, systems, sources and campaigns.
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeLocal } from "../local/testing";
-import type { AccountClicks } from "./account-clicks";
-import type { ClickReport, NamedClicks } from "./click-report";
+import type { AccountClicks, ClickReport, NamedClicks } from "./click-report-types";
 import { serveApiForThisFile } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";
 

@@ -2,7 +2,7 @@
 import { parse } from "csv-parse/sync";
 import { expect, it } from "vitest";
 import { describeLocal, expectErrorResponse } from "../local/testing";
-import type { ClickReport } from "./click-report";
+import type { ClickReport } from "./click-report-types";
 import { db } from "./db";
 import { serveApiForThisFile } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";

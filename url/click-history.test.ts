@@ -1,8 +1,7 @@
 import { expect, it } from "vitest";
 import { describeLocal, expectErrorResponse } from "../local/testing";
-import type { ClickReport } from "./click-report";
+import type { ClickReport, DeviceKind } from "./click-report-types";
 import { db } from "./db";
-import type { DeviceKind } from "./user-agent";
 import { serveApiForThisFile } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";
 

@@ -4,7 +4,8 @@ import { api, APIError } from "encore.dev/api";
 import { isLinkCode } from "./alias";
 import { callerID } from "./caller";
 import { clickRange, type RangeQuery } from "./click-range";
-import { readClickReport, type ClickReport } from "./click-report";
+import type { ClickReport } from "./click-report-types";
+import { readClickReport } from "./click-report";
 
 /** ClickHistoryRequest names the link and the days: the last `days` UTC days, or `from` to `to`. */
 export interface ClickHistoryRequest extends RangeQuery {

@@ -2,8 +2,11 @@
 // each dimension a click records, read in one statement so that every split sums to the same total.
 import type { ClickRange } from "./click-range";
 import { db } from "./db";
-import { DEVICE_KINDS, type DeviceKind } from "./user-agent";
+import type { ClickReport, DeviceKind, LinkClicks, NamedClicks } from "./click-report-types";
 import { SOURCES } from "./visit";
+
+/** DEVICE_KINDS lists every DeviceKind, in the order reports list them. */
+const DEVICE_KINDS: readonly DeviceKind[] = ["desktop", "mobile", "tablet", "bot"];
 
 /** TOP is how many values of a dimension are listed by name; the rest are summed as "other". */
 export const TOP = 10;
@@ -23,66 +26,6 @@ const EMPTY_VALUE: Partial<Record<string, string>> = { referrer: DIRECT, browser
 /** valueLabel is how reports (JSON and CSV) name a stored value of a dimension. */
 export function valueLabel(dimension: string, value: string): string {
   return value === "" ? (EMPTY_VALUE[dimension] ?? "") : value;
-}
-
-/** DayClicks is one UTC day's clicks and unique visitors; date is "YYYY-MM-DD". */
-export interface DayClicks {
-  date: string;
-  clicks: number;
-  /** Visitors (not bots) whose first click on the link that day this was, per link. */
-  uniqueVisitors: number;
-}
-
-/** ReferrerClicks counts the clicks from one referring host, "(direct)" for none, or "other". */
-export interface ReferrerClicks {
-  host: string;
-  clicks: number;
-}
-
-/** DeviceClicks counts the clicks from one kind of device. */
-export interface DeviceClicks {
-  kind: DeviceKind;
-  clicks: number;
-}
-
-/** NamedClicks counts the clicks of one value of a dimension, or of "other" values together. */
-export interface NamedClicks {
-  name: string;
-  clicks: number;
-}
-
-/** ClickReport is the clicks of the range, whole and split; each split sums to total. */
-export interface ClickReport {
-  /** The first day of the range (UTC, "YYYY-MM-DD"). */
-  from: string;
-  /** The last day of the range, included. */
-  to: string;
-  /** Every day of the range, oldest first, 0 for days without clicks. */
-  days: DayClicks[];
-  /** Most clicks first: the top 10 hosts, then "other" for the rest. */
-  referrers: ReferrerClicks[];
-  /** desktop, mobile, tablet and bot, always all four. */
-  devices: DeviceClicks[];
-  /** ISO 3166-1 alpha-2 codes ("ZZ": unknown), top 10 and "other". */
-  countries: NamedClicks[];
-  /** Browser families ("Chrome", "(unknown)"), top 10 and "other". */
-  browsers: NamedClicks[];
-  /** Operating systems ("iOS", "(unknown)"), top 10 and "other". */
-  os: NamedClicks[];
-  /** link and qr (scans of the link's QR image), always both. */
-  sources: NamedClicks[];
-  /** "utm_source / utm_medium / utm_campaign", "(none)" without UTM parameters; top 10 and "other". */
-  campaigns: NamedClicks[];
-  total: number;
-  /** The days' unique visitors added up: one person on two days, or on two links, counts twice. */
-  uniqueVisitors: number;
-}
-
-/** LinkClicks is one link's share of a report over several links. */
-export interface LinkClicks {
-  code: string;
-  clicks: number;
-  uniqueVisitors: number;
 }
 
 /** Links is whose links a report covers: an owner's (a workspace's, once there are workspaces), or one of them. */

@@ -4,7 +4,7 @@ import { describeLocal, expectAPIError, expectErrorResponse, useTestServer } fro
 import { db } from "./db";
 import { recordClick } from "./resolve";
 import { stats } from "./stats";
-import type { DeviceKind } from "./user-agent";
+import type { DeviceKind } from "./click-report-types";
 import { DIRECT_VISIT, newUser, shortenAs, visit } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";
 

@@ -3,16 +3,7 @@
 import Bowser from "bowser";
 import { isbot } from "isbot";
 import { LRUCache } from "lru-cache";
-
-/**
- * DeviceKind is a device class clicks are counted under. Spelled as a union of literals, not derived
- * from DEVICE_KINDS: it is part of a response schema, and Encore's type resolver cannot index the type
- * of an array literal (tsparser/src/parser/types/type_resolve.rs, `array_lit` and `type_index`).
- */
-export type DeviceKind = "desktop" | "mobile" | "tablet" | "bot";
-
-/** DEVICE_KINDS lists every DeviceKind, in the order the click history reports them. */
-export const DEVICE_KINDS: readonly DeviceKind[] = ["desktop", "mobile", "tablet", "bot"];
+import type { DeviceKind } from "./click-report-types";
 
 /** Agent is a User-Agent reduced to families: browser and os are "" when bowser names none it knows. */
 export interface Agent {

@@ -1,5 +1,5 @@
 // Real User-Agent strings, one per device kind, for the url service's tests.
-import type { DeviceKind } from "../user-agent";
+import type { DeviceKind } from "../click-report-types";
 
 /** USER_AGENTS holds a browser (or crawler) of each device kind. */
 export const USER_AGENTS: Record<DeviceKind, string> = {
