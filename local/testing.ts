@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { APIError, type ErrCode } from "encore.dev/api";
 import { includeInternalMessage } from "./native/api/errors";
 
-export { freshAppState, loadAppModel, removeAppState, startApp, type SpawnedApp } from "./index";
+export { databaseDir, databaseUrl, freshAppState, loadAppModel, removeAppState, startApp, type SpawnedApp } from "./index";
 
 /** False under `encore test` (Encore's native runtime is loaded through ENCORE_RUNTIME_LIB). */
 export const localRuntime = !process.env.ENCORE_RUNTIME_LIB;
