@@ -2,7 +2,9 @@
 // journey, errors beside their field, a session that survives a reload and ends on a 401, the
 // keyboard alone, a phone-sized screen and dark mode. Screenshots go to web/test-output/.
 // Page-side code is passed as strings: the app's tsconfig has no DOM types.
+import fs from "node:fs";
 import path from "node:path";
+import { parse } from "csv-parse/sync";
 import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
@@ -24,7 +26,9 @@ let browser: Browser;
 
 describeLocal("web app in Chromium", () => {
   beforeAll(async () => {
-    [app, target, browser] = await Promise.all([startApp(appRoot), startTargetSite(), launchChromium()]);
+    // Behind one trusted proxy with a CDN's country header, so the test's visits can come from anywhere.
+    const env = { TRUSTED_PROXY_HOPS: "1", TRUSTED_COUNTRY_HEADER: "CF-IPCountry" };
+    [app, target, browser] = await Promise.all([startApp(appRoot, env), startTargetSite(), launchChromium()]);
   }, STARTUP_MS);
 
   afterAll(async () => {
@@ -212,10 +216,97 @@ describeLocal("web app in Chromium", () => {
     const { context, page } = await openApp();
     await page.getByRole("link", { name: "Analytics", exact: true }).click();
     await page.getByRole("heading", { name: "Analytics" }).waitFor();
-    const chart = page.getByRole("img", { name: /^Links created per day, bar chart/ });
+    const chart = page.getByRole("img", { name: /^Links created per day, chart of 30 days/ });
     await chart.waitFor();
     expect(await chart.locator("canvas").count()).toBe(1);
     await screenshot(page, "analytics");
+    await context.close();
+  });
+
+  /** Visits `shortUrl` as someone in `country` (the CDN's header) with a browser, through the QR code or with a campaign. */
+  async function visitAs(shortUrl: string, visits: { country: string; ua: string; address: string; query?: string }[]): Promise<void> {
+    for (const v of visits) {
+      const resp = await fetch(`${shortUrl}${v.query ?? ""}`, {
+        redirect: "manual",
+        headers: { "CF-IPCountry": v.country, "User-Agent": v.ua, "X-Forwarded-For": v.address, Accept: "text/html" },
+      });
+      expect(resp.status).toBe(302);
+    }
+  }
+
+  const CHROME = "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+  const IPHONE =
+    "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Mobile/15E148 Safari/604.1";
+
+  it("shows a link's clicks by day, country, browser, source and campaign over a chosen range, and downloads them as CSV", async () => {
+    const { context, page } = await openApp({ width: 1280, height: 900 });
+    await signUp(page);
+    const shortUrl = await shorten(page, `${target.origin}/analytics`);
+    const code = shortUrl.split("/").pop()!;
+
+    // Before any click: the empty state says what will appear.
+    await page.goto(`${app.baseUrl}/#/links/${code}`);
+    await page.getByRole("heading", { name: /^No clicks from / }).waitFor();
+    await screenshot(page, "link-analytics-empty-1280");
+
+    await visitAs(shortUrl, [
+      ...Array.from({ length: 6 }, (_, i) => ({ country: "DE", ua: CHROME, address: `198.51.100.${i % 3}` })),
+      ...Array.from({ length: 4 }, (_, i) => ({ country: "FR", ua: IPHONE, address: "198.51.100.9", query: i < 3 ? "?qr=1" : "" })),
+      { country: "US", ua: CHROME, address: "203.0.113.5", query: "?utm_source=newsletter&utm_medium=email&utm_campaign=launch" },
+      { country: "JP", ua: IPHONE, address: "203.0.113.6", query: "?utm_source=newsletter&utm_medium=email&utm_campaign=launch" },
+    ]);
+    await page.getByRole("button", { name: "7 days" }).click();
+    const totals = page.getByRole("definition");
+    await page.getByText("Unique visitors", { exact: true }).first().waitFor();
+    expect(await totals.allTextContents()).toEqual(["12", "6", "3"]);
+    await page.getByRole("img", { name: /^Clicks per day, chart of 7 days: clicks: 12, unique visitors: 6/ }).waitFor();
+    const countries = page.getByRole("region", { name: "Countries" }).locator("tbody").getByRole("row");
+    expect(await countries.first().textContent()).toMatch(/^Germany \(DE\)650%$/);
+    expect(
+      await page
+        .getByRole("region", { name: "Sources" })
+        .getByRole("row", { name: /QR code scan/ })
+        .textContent(),
+    ).toMatch(/QR code scan325%/);
+    expect(await page.getByRole("region", { name: "Campaigns" }).getByText("newsletter / email / launch").count()).toBe(1);
+    expect(await page.getByRole("region", { name: "Browsers" }).getByText("Chrome").count()).toBe(1);
+    await screenshot(page, "link-analytics-1280");
+
+    // Any two days: from a week ago to yesterday holds none of today's clicks.
+    const day = (back: number) => new Date(Date.now() - back * 86_400_000).toISOString().slice(0, 10);
+    await page.getByLabel("From (UTC)").fill(day(7));
+    await page.getByLabel("To (UTC)").fill(day(1));
+    await page.getByRole("button", { name: "Show", exact: true }).click();
+    await page.getByRole("heading", { name: /^No clicks from / }).waitFor();
+    await page.getByRole("button", { name: "30 days" }).click();
+    await page.getByRole("img", { name: /^Clicks per day, chart of 30 days/ }).waitFor();
+
+    const [csv] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Download CSV" }).click()]);
+    expect(csv.suggestedFilename()).toBe(`${code}-clicks-${day(29)}-to-${day(0)}.csv`);
+    const rows = parse(fs.readFileSync((await csv.path())!, "utf8"), { columns: true }) as {
+      dimension: string;
+      value: string;
+      clicks: string;
+    }[];
+    const countryRows = rows.filter((r) => r.dimension === "country").map((r) => [r.value, Number(r.clicks)]);
+    expect(Object.fromEntries(countryRows)).toEqual({ DE: 6, FR: 4, JP: 1, US: 1 });
+
+    // The account's view: the same clicks over all the user's links, with the link among the top ones.
+    await page.getByRole("link", { name: "Analytics", exact: true }).click();
+    await page.getByRole("heading", { name: "Your links" }).waitFor();
+    await page.getByRole("link", { name: `/${code}` }).waitFor();
+    await screenshot(page, "account-analytics-1280");
+
+    // A phone: one column, nothing wider than the screen.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${app.baseUrl}/#/links/${code}`);
+    await page.getByRole("img", { name: /^Clicks per day/ }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);
+    await screenshot(page, "link-analytics-390");
+    await page.getByRole("link", { name: "Analytics", exact: true }).click();
+    await page.getByRole("link", { name: `/${code}` }).waitFor();
+    expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);
+    await screenshot(page, "account-analytics-390");
     await context.close();
   });
 });

@@ -1,6 +1,7 @@
 // Calls to the app's own API (same origin), with the session's token; a 401 ends the session.
 import { currentSession, signOut } from "./session";
 import type { Link as StoredLink } from "../../url/link";
+export type { AccountClicks, ClickReport, NamedClicks } from "../../url/click-report-types";
 
 /**
  * Encore's message for a body field that did not decode: the field's path (`email`, `items[2].name`),
@@ -46,10 +47,36 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const text = await res.text();
   const json = text === "" ? null : (JSON.parse(text) as unknown);
   if (res.ok) return json as T;
+  throw failure(res.status, json);
+}
+
+/** The ApiError of a failed answer; a 401 also ends the session. */
+function failure(status: number, json: unknown): ApiError {
   const err = (json ?? {}) as { code?: string; message?: string };
-  const error = new ApiError(res.status, err.code ?? "unknown", err.message ?? `request failed with status ${res.status}`);
-  if (res.status === 401 && session) signOut("Your session has ended. Log in again.");
-  throw error;
+  if (status === 401 && currentSession()) signOut("Your session has ended. Log in again.");
+  return new ApiError(status, err.code ?? "unknown", err.message ?? `request failed with status ${status}`);
+}
+
+/**
+ * download saves what a GET of `path` answers as a file, named as its Content-Disposition says. A plain
+ * link cannot carry the token, so the page fetches the file and hands the browser a local copy.
+ */
+export async function download(path: string): Promise<void> {
+  const session = currentSession();
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: session ? { Authorization: `Bearer ${session.token}` } : {} });
+  } catch {
+    throw new ApiError(0, "unavailable", "the server cannot be reached; check your connection and try again");
+  }
+  if (!res.ok) throw failure(res.status, await res.json().catch(() => null));
+  const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? "download";
+  const href = URL.createObjectURL(await res.blob());
+  const a = Object.assign(document.createElement("a"), { href, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(href), 1000);
 }
 
 // The API's shapes (see the services' READMEs).
@@ -80,13 +107,6 @@ export interface LinkStats {
   code: string;
   originalUrl: string;
   clicks: number;
-}
-
-export interface ClickHistory {
-  days: { date: string; clicks: number }[];
-  referrers: { host: string; clicks: number }[];
-  devices: { kind: string; clicks: number }[];
-  total: number;
 }
 
 export interface Daily {

@@ -1,15 +1,25 @@
-// One link: its target and clicks, its daily clicks as a chart, and where they came from.
-import { call, type ClickHistory, type LinkStats } from "./api";
-import { DailyChart } from "./chart";
+// One link: its target and clicks, and its click report over a range of days, with a CSV download.
+import { useState } from "preact/hooks";
+import { call, download, type ClickReport, type LinkStats } from "./api";
+import { ClickReportView } from "./click-report-view";
 import { CopyButton } from "./copy-button";
+import { DateRangePicker, lastDays, rangeQuery } from "./date-range";
 import { FormError } from "./field";
 import { useLoad } from "./use-load";
 
 export function LinkPage({ code }: { code: string }) {
   const path = encodeURIComponent(code);
-  const stats = useLoad(() => call<LinkStats>("GET", `/${path}/stats`), code);
-  const history = useLoad(() => call<ClickHistory>("GET", `/urls/${path}/clicks?days=30`), code);
+  const [range, setRange] = useState(() => lastDays(30));
+  const [downloadError, setDownloadError] = useState<string | null>(null);
+  const query = rangeQuery(range);
+  // Read again with each report, so the all-time count never lags the report beside it.
+  const stats = useLoad(() => call<LinkStats>("GET", `/${path}/stats`), `${code}?${query}`);
+  const report = useLoad(() => call<ClickReport>("GET", `/urls/${path}/clicks?${query}`), `${code}?${query}`);
   const shortUrl = `${location.origin}/${path}`;
+  const saveCsv = () => {
+    setDownloadError(null);
+    download(`/urls/${path}/clicks/export?${query}`).catch((err: Error) => setDownloadError(err.message));
+  };
 
   return (
     <section aria-labelledby="link-title">
@@ -29,37 +39,22 @@ export function LinkPage({ code }: { code: string }) {
           <CopyButton text={shortUrl} />
         </div>
       )}
-      {history.state === "error" && <p class="muted">Click history is not available: {history.message}</p>}
-      {history.state === "ready" && (
+      <DateRangePicker range={range} onChange={setRange} />
+      {report.state === "loading" && <p class="muted">Loading…</p>}
+      {report.state === "error" && <p class="muted">Click history is not available: {report.message}</p>}
+      {report.state === "ready" && (
         <>
-          <DailyChart title="Clicks per day" days={history.data.days.map((d) => ({ date: d.date, value: d.clicks }))} />
-          <div class="row">
-            <Breakdown title="Referrers" rows={history.data.referrers.map((r) => [r.host, r.clicks])} />
-            <Breakdown title="Devices" rows={history.data.devices.map((d) => [d.kind, d.clicks])} />
-          </div>
+          <ClickReportView report={report.data} subject="this link" />
+          {report.data.total > 0 && (
+            <div class="actions">
+              <button type="button" class="secondary" onClick={saveCsv}>
+                Download CSV
+              </button>
+              <span class="muted">One row per day, dimension and value.</span>
+            </div>
+          )}
+          <FormError message={downloadError} />
         </>
-      )}
-    </section>
-  );
-}
-
-function Breakdown({ title, rows }: { title: string; rows: [string, number][] }) {
-  return (
-    <section class="card">
-      <h2>{title}</h2>
-      {rows.length === 0 ? (
-        <p class="muted">None yet.</p>
-      ) : (
-        <table>
-          <tbody>
-            {rows.map(([name, n]) => (
-              <tr key={name}>
-                <th scope="row">{name}</th>
-                <td>{n}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
       )}
     </section>
   );
