@@ -63,6 +63,9 @@ describe("the walkthrough checker", () => {
       '{"shortUrl":"http://127.0.0.1:4000/abc123","id":"<id>","date":"<date>"}',
     );
     expect(normalizeOutput('{"clicks":3,"total":7}', options)).toBe('{"clicks":3,"total":7}');
+    expect(normalizeOutput("date,dimension,value,clicks\n2030-01-02,country,ZZ,2", options)).toBe(
+      "date,dimension,value,clicks\n<date>,country,ZZ,2",
+    );
     expect(normalizeOutput('{"code":"internal","message":"m","details":null,"internal_message":"a \\"b\\""}', options)).toBe(
       '{"code":"internal","message":"m","details":null}',
     );

@@ -135,6 +135,8 @@ export function normalizeOutput(text: string, options: NormalizeOptions): string
   for (const [from, to] of options.codes) out = out.replace(new RegExp(`\\b${from}\\b`, "g"), to);
   out = out.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, "<time>");
   out = out.replace(/"\d{4}-\d{2}-\d{2}"/g, '"<date>"');
+  // CSV rows start with their day (GET /urls/:code/clicks/export).
+  out = out.replace(/^\d{4}-\d{2}-\d{2}(?=,)/gm, "<date>");
   out = out.replace(/"id":"\d+"/g, '"id":"<id>"');
   // Present under `encore run` and `npm start`, absent with ENCORE_API_INCLUDE_INTERNAL_MESSAGE=0 (CI runs both).
   out = out.replace(/,"internal_message":(null|"(?:[^"\\]|\\.)*")/g, "");
