@@ -30,7 +30,8 @@ interface ExportRow {
 export const clickExport = api.raw({ expose: true, auth: true, method: "GET", path: "/urls/:code/clicks/export" }, async (req, resp) => {
   const owner = callerID();
   const code = String((currentRequest() as APICallMeta).pathParams.code);
-  const query = (req.url ?? "").split("?")[1] ?? "";
+  const url = req.url ?? "";
+  const query = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
   const range = clickRange(rangeOfQuery(new URLSearchParams(query)));
   const link = isLinkCode(code) ? await db.queryRow<{ id: number }>`SELECT id FROM urls WHERE code = ${code} AND creator = ${owner}` : null;
   if (link === null) throw APIError.notFound("URL not found");

@@ -12,13 +12,13 @@ const DEVICE_KINDS: readonly DeviceKind[] = ["desktop", "mobile", "tablet", "bot
 export const TOP = 10;
 
 /** DIRECT is the referrer "host" of visits that named none (typed or pasted links, apps, privacy settings). */
-export const DIRECT = "(direct)";
+const DIRECT = "(direct)";
 
 /** UNKNOWN names a browser or system the User-Agent library does not recognise. */
-export const UNKNOWN = "(unknown)";
+const UNKNOWN = "(unknown)";
 
 /** NO_CAMPAIGN names the visits whose query had no UTM parameter. */
-export const NO_CAMPAIGN = "(none)";
+const NO_CAMPAIGN = "(none)";
 
 /** How reports name a value stored empty: no Referer, a browser or system not recognised, no UTM parameters. */
 const EMPTY_VALUE: Partial<Record<string, string>> = { referrer: DIRECT, browser: UNKNOWN, os: UNKNOWN, campaign: NO_CAMPAIGN };
@@ -103,7 +103,7 @@ export async function readClickReport(links: Links, range: ClickRange): Promise<
 }
 
 /** topWithOther lists the TOP values with most clicks by name (ties by name) and sums the rest as "other". */
-export function topWithOther(values: NamedClicks[]): NamedClicks[] {
+function topWithOther(values: NamedClicks[]): NamedClicks[] {
   const sorted = [...values].sort((a, b) => b.clicks - a.clicks || compareText(a.name, b.name));
   const rest = sorted.slice(TOP).reduce((sum, v) => sum + v.clicks, 0);
   return rest > 0 ? [...sorted.slice(0, TOP), { name: "other", clicks: rest }] : sorted.slice(0, TOP);

@@ -5,14 +5,20 @@ import { stats } from "./stats";
 import { url } from "~encore/clients";
 import { newUser, shortenAs, visit } from "./__tests__/helpers";
 
+/** A new user and `count` links of theirs. */
+async function linksOfNewUser(count: number, path: string) {
+  const user = newUser();
+  const codes = await Promise.all(
+    Array.from({ length: count }, (_, i) => shortenAs(user, `https://example.com/${path}/${i}`).then((l) => l.code)),
+  );
+  return { user, codes };
+}
+
 describe("the click batch statement", () => {
   it.skipIf(singleConnectionDatabase)(
     "counts overlapping batches written by two instances at once exactly (server only: PGlite has one connection)",
     async () => {
-      const user = newUser();
-      const codes = await Promise.all(
-        Array.from({ length: 6 }, (_, i) => shortenAs(user, `https://example.com/overlap/${i}`).then((l) => l.code)),
-      );
+      const { codes } = await linksOfNewUser(6, "overlap");
       const click = (code: string): Click => ({ code, ...visit() });
       const rounds = 20;
       for (let round = 0; round < rounds; round++) {
@@ -29,10 +35,7 @@ describe("the click batch statement", () => {
   it.skipIf(singleConnectionDatabase)(
     "counts a visitor once when two instances write their clicks at the same time (server only)",
     async () => {
-      const user = newUser();
-      const codes = await Promise.all(
-        Array.from({ length: 4 }, (_, i) => shortenAs(user, `https://example.com/visitors/${i}`).then((l) => l.code)),
-      );
+      const { user, codes } = await linksOfNewUser(4, "visitors");
       const people = ["198.51.100.1\nbrowser A", "198.51.100.2\nbrowser A", "198.51.100.1\nbrowser B"];
       const clicks = (order: string[]): Click[] =>
         order.flatMap((code) => people.map((person) => ({ code, ...visit({ visitor: person }) })));

@@ -69,7 +69,7 @@ export function referrerHost(referer: string | undefined): string {
 }
 
 /** campaign names the visit's UTM campaign by source, medium and name, "" when the query has none of them. */
-export function campaign(params: URLSearchParams): string {
+function campaign(params: URLSearchParams): string {
   const parts = [params.get("utm_source"), params.get("utm_medium"), params.get("utm_campaign")].map(utmValue);
   return parts.every((p) => p === null) ? "" : parts.map((p) => p ?? NOT_SET).join(" / ");
 }
