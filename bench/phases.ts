@@ -9,6 +9,10 @@ import type { PhaseSpec } from "./load";
  */
 export type AppPhase = PhaseSpec & { clicks: boolean; onBarePg?: string; onBatchedPg?: string };
 
+/** What Chrome on Windows sends. */
+const BROWSER_USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36";
+
 /** A function that picks one of `codes` uniformly at random. */
 const pickerOf = (codes: string[]) => () => codes[Math.floor(Math.random() * codes.length)];
 
@@ -38,7 +42,8 @@ export function appPhases(base: string, codes: string[], token: string): AppPhas
       url: base,
       expect: 302,
       clicks: true,
-      headers: { Accept: "text/html,application/xhtml+xml" },
+      // A browser's User-Agent: each click is then a person, and most are their link's new visitor of the day.
+      headers: { Accept: "text/html,application/xhtml+xml", "User-Agent": BROWSER_USER_AGENT },
       next: () => ({ path: `/${random()}` }),
     },
     {
