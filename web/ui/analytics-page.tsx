@@ -16,7 +16,13 @@ export function AnalyticsPage() {
       <h1 id="analytics-title" tabIndex={-1}>
         Analytics
       </h1>
-      {session && <YourClicks />}
+      {session ? (
+        <YourClicks />
+      ) : (
+        <p class="notice">
+          <a href="#/">Log in</a> to see where the clicks on your own links come from.
+        </p>
+      )}
       <AppWide />
     </section>
   );
