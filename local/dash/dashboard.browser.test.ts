@@ -240,7 +240,7 @@ describe("dashboard in the browser", () => {
     await tab.waitForLoadState();
     expect(await tab.evaluate("document.contentType")).toBe("image/png");
     const image = PNG.sync.read(Buffer.from(await (await fetch(tab.url())).arrayBuffer()));
-    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(link.shortUrl);
+    expect(jsQR(new Uint8ClampedArray(image.data), image.width, image.height)?.data).toBe(`${link.shortUrl}?qr=1`);
     await tab.close();
   });
 
