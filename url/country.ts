@@ -7,12 +7,12 @@ import { LRUCache } from "lru-cache";
 import { Reader, type CountryResponse } from "mmdb-lib";
 
 /** The ISO 3166-1 code for an unknown country ("user-assigned"; CLDR calls it Unknown Region). */
-export const UNKNOWN_COUNTRY = "ZZ";
+const UNKNOWN_COUNTRY = "ZZ";
 
 /**
  * The database read when GEOIP_DB names none: geo-whois-asn-country (GeoFeed, then the regional
  * registries' WHOIS, then ASN data), shipped through npm so a fresh install has it. Its data is CC BY 4.0
- * by the NRO (README, "IP-to-country data").
+ * by the NRO (the README says so at its end).
  */
 const SHIPPED_DATABASE = "@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country.mmdb";
 

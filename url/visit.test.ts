@@ -1,3 +1,5 @@
+import { createRequire } from "node:module";
+import log from "encore.dev/log";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { describeVisit, referrerHost } from "./visit";
 import { USER_AGENTS } from "./__tests__/user-agents";
@@ -34,6 +36,7 @@ describe("describeVisit", () => {
 
   afterEach(() => {
     vi.unstubAllEnvs();
+    vi.restoreAllMocks();
   });
 
   it("keeps the families, the referrer's host and the country, and the address only inside the visitor identity", () => {
@@ -63,6 +66,24 @@ describe("describeVisit", () => {
     expect([country("127.0.0.1"), country("10.0.0.1"), country("::1"), country("not-an-address")]).toEqual(["ZZ", "ZZ", "ZZ", "ZZ"]);
     vi.stubEnv("TRUSTED_PROXY_HOPS", "0");
     expect(country("8.8.8.8")).toBe("ZZ"); // the proxy's own address is 10.1.2.3, which no country holds
+  });
+
+  it("reads the database GEOIP_DB names instead, and counts countries as unknown, logging once, when it cannot", () => {
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+    const ipv4Only = createRequire(import.meta.url).resolve("@ip-location-db/geo-whois-asn-country-mmdb/geo-whois-asn-country-ipv4.mmdb");
+    vi.stubEnv("GEOIP_DB", ipv4Only);
+    expect(describeVisit("/abc123", from("81.2.69.142")).country).toBe("GB");
+    const error = vi.spyOn(log, "error").mockImplementation(() => {});
+    vi.stubEnv("GEOIP_DB", "/nonexistent/GeoLite2-Country.mmdb");
+    expect([describeVisit("/abc123", from("81.2.69.142")).country, describeVisit("/abc123", from("8.8.8.8")).country]).toEqual([
+      "ZZ",
+      "ZZ",
+    ]);
+    expect(error).toHaveBeenCalledTimes(1);
+    expect(error.mock.calls[0][1]).toMatch(/cannot read the IP-to-country database/);
+    vi.unstubAllEnvs();
+    vi.stubEnv("TRUSTED_PROXY_HOPS", "1");
+    expect(describeVisit("/abc123", from("81.2.69.142")).country).toBe("GB");
   });
 
   it("believes a country header only when TRUSTED_COUNTRY_HEADER names it, and falls back to the address for none", () => {
