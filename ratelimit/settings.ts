@@ -14,6 +14,7 @@ export const LIMITS = {
   login: { env: "RATE_LIMIT_LOGIN", fallback: "30/15m" },
   shorten: { env: "RATE_LIMIT_SHORTEN", fallback: "120/1m" },
   "shorten-per-user": { env: "RATE_LIMIT_SHORTEN_PER_USER", fallback: "60/1m" },
+  unlock: { env: "RATE_LIMIT_UNLOCK", fallback: "10/10m" },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

@@ -4,7 +4,7 @@ import http from "node:http";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeLocal } from "../local/testing";
 import type { AccountClicks, ClickReport, NamedClicks } from "./click-report-types";
-import { serveApiForThisFile } from "./__tests__/helpers";
+import { getStatus, serveApiForThisFile } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";
 
 /** Addresses and the country the shipped database places them in; null: no X-Forwarded-For, so loopback. */
@@ -71,18 +71,6 @@ function tally(values: string[]): NamedClicks[] {
 }
 
 const sum = (rows: { clicks: number }[]) => rows.reduce((n, r) => n + r.clicks, 0);
-
-/** GETs `url` through `agent` as an API client; resolves with the status once the body is read. */
-function getStatus(url: string, headers: Record<string, string>, agent: http.Agent): Promise<number> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent, headers: { Accept: "application/json", ...headers } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode!));
-      })
-      .on("error", reject);
-  });
-}
 
 describeLocal("click dimensions under 2,000 concurrent visits", () => {
   const api = serveApiForThisFile(1);

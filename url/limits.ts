@@ -8,10 +8,20 @@ const counters = new IntKeyspace<WindowKey>(rateLimits, { keyPattern: "url/:limi
 
 const shortensPerAddress = new FixedWindowLimit(counters, "shorten", "too many links shortened from this address");
 const shortensPerUser = new FixedWindowLimit(counters, "shorten-per-user", "too many links shortened by this account");
+const unlocksPerAddress = new FixedWindowLimit(counters, "unlock", "too many password attempts for this link");
 
 /** limitShorten counts a new link against the caller's address (HTTP callers only) and against the user. */
 export async function limitShorten(userID: string): Promise<void> {
   const address = clientAddress();
   if (address !== null) await shortensPerAddress.hit(address);
   await shortensPerUser.hit(userID);
+}
+
+/**
+ * limitUnlock counts one password attempt on `code` from the caller's address, so guessing a link's
+ * password is slow whichever links an attacker spreads the guesses over.
+ */
+export async function limitUnlock(code: string): Promise<void> {
+  const address = clientAddress();
+  if (address !== null) await unlocksPerAddress.hit(`${address} ${code}`);
 }

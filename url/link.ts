@@ -14,4 +14,8 @@ export interface Link {
   expiresAt: Date | null;
   /** When the link was last followed; null when never (or only before click history existed). */
   lastClickedAt: Date | null;
+  /** Whether visitors must give a password (the password itself is never shown). */
+  hasPassword: boolean;
+  /** How many clicks the link sends on before it stops; null when unlimited. */
+  maxClicks: number | null;
 }

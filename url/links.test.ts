@@ -48,6 +48,8 @@ describe("GET /urls", () => {
         createdAt: expect.any(Date),
         expiresAt: null,
         lastClickedAt: null,
+        hasPassword: false,
+        maxClicks: null,
       },
     ]);
   });

@@ -41,6 +41,8 @@ export interface LinkRow {
   created_at: Date;
   expires_at: Date | null;
   last_clicked_at: Date | null;
+  has_password: boolean;
+  max_clicks: number | null;
 }
 
 /** toLink describes a stored link to its owner. */
@@ -54,6 +56,8 @@ export function toLink(row: LinkRow, base: string): Link {
     createdAt: row.created_at,
     expiresAt: row.expires_at,
     lastClickedAt: row.last_clicked_at,
+    hasPassword: row.has_password,
+    maxClicks: row.max_clicks,
   };
 }
 
@@ -68,7 +72,8 @@ export const listUrls = api(
     const before = cursor === undefined ? null : decodeCursor(cursor);
     // One row more than a page tells whether another page follows.
     const rows = await db.queryAll<LinkRow>`
-      SELECT id, code, original_url, clicks, created_at, expires_at, last_clicked_at
+      SELECT id, code, original_url, clicks, created_at, expires_at, last_clicked_at,
+             password_hash IS NOT NULL AS has_password, max_clicks
       FROM urls
       WHERE creator = ${creator} AND (${before}::int IS NULL OR id < ${before}::int)
       ORDER BY id DESC

@@ -1,28 +1,53 @@
-// What a code leads to right now, shared by the redirect, HEAD and stats.
+// What a code leads to right now, shared by the redirect, HEAD, unlock and stats.
 import { APIError } from "encore.dev/api";
 import { isLinkCode } from "./alias";
 import { db } from "./db";
 
-/** Gone says why a code leads nowhere: no such link, or a link past its expiry. */
-export type Gone = "not_found" | "expired";
+/**
+ * Gone says why a code leads nowhere for this visit: no such link, a link past its expiry or its click
+ * limit, or a password-protected link visited without its password.
+ */
+export type Gone = "not_found" | "expired" | "limit_reached" | "password_required";
 
 /** Resolution is a live link's target, or why the code leads nowhere. */
 export type Resolution = { target: string } | { gone: Gone };
 
-/** goneError is the not_found error a visitor sees for a code that leads nowhere. */
+/** goneError is the error an API client sees for a code that leads nowhere. */
 export function goneError(gone: Gone): APIError {
-  return APIError.notFound(gone === "expired" ? "URL has expired" : "URL not found");
+  switch (gone) {
+    case "not_found":
+      return APIError.notFound("URL not found");
+    case "expired":
+      return APIError.notFound("URL has expired");
+    case "limit_reached":
+      return APIError.notFound("URL has reached its click limit");
+    case "password_required":
+      return APIError.permissionDenied("password required");
+  }
+}
+
+/** LinkState is a link's row as a check without a click reads it. */
+interface LinkState {
+  original_url: string;
+  expired: boolean;
+  limit_reached: boolean;
+  protected: boolean;
 }
 
 /**
- * peekLink resolves `code` without counting a click (HEAD). A link stops resolving at the instant
- * it expires: the database clock decides, as it does for counted clicks.
+ * peekLink resolves `code` without counting a click (HEAD), with the same verdicts as a counted click.
+ * A link stops resolving at the instant it expires: the database clock decides, as it does for clicks.
  */
 export async function peekLink(code: string): Promise<Resolution> {
   if (!isLinkCode(code)) return { gone: "not_found" };
-  const row = await db.queryRow<{ original_url: string; expired: boolean }>`
-    SELECT original_url, (expires_at IS NOT NULL AND expires_at <= now()) AS expired FROM urls WHERE code = ${code}
+  const row = await db.queryRow<LinkState>`
+    SELECT original_url, (expires_at IS NOT NULL AND expires_at <= now()) AS expired,
+           (max_clicks IS NOT NULL AND clicks >= max_clicks) AS limit_reached, password_hash IS NOT NULL AS protected
+    FROM urls WHERE code = ${code}
   `;
   if (row === null) return { gone: "not_found" };
-  return row.expired ? { gone: "expired" } : { target: row.original_url };
+  if (row.expired) return { gone: "expired" };
+  if (row.protected) return { gone: "password_required" };
+  if (row.limit_reached) return { gone: "limit_reached" };
+  return { target: row.original_url };
 }

@@ -7,6 +7,7 @@ import { stats } from "./stats";
 import type { DeviceKind } from "./click-report-types";
 import { DIRECT_VISIT, newUser, shortenAs, visit } from "./__tests__/helpers";
 import { USER_AGENTS } from "./__tests__/user-agents";
+import { url } from "~encore/clients";
 
 const BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,image/avif,image/webp,*/*;q=0.8";
 
@@ -147,11 +148,40 @@ describeLocal("GET /:code over HTTP", () => {
   it.each([
     ["an unknown code", "zzzzzz"],
     ["a malformed code", "ABC!23"],
-  ])("answers %s with Encore's not_found error", async (_, path) => {
-    for (const accept of [BROWSER_ACCEPT, "application/json"]) {
-      const resp = await fetch(`${server.baseUrl}/${encodeURIComponent(path)}`, { redirect: "manual", headers: { Accept: accept } });
-      expect(resp.headers.get("content-type")).toMatch(/^application\/json/);
-      await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
+  ])("answers %s with a page to a browser and Encore's not_found error to an API client", async (_, path) => {
+    const page = await fetch(`${server.baseUrl}/${encodeURIComponent(path)}`, { redirect: "manual", headers: { Accept: BROWSER_ACCEPT } });
+    expect(page.status).toBe(404);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("cache-control")).toBe("no-store");
+    expect(await page.text()).toContain("<h1>Link not found</h1>");
+    const resp = await fetch(`${server.baseUrl}/${encodeURIComponent(path)}`, {
+      redirect: "manual",
+      headers: { Accept: "application/json" },
+    });
+    expect(resp.headers.get("content-type")).toMatch(/^application\/json/);
+    await expectErrorResponse(resp, 404, { code: "not_found", message: "URL not found" });
+  });
+
+  it("answers an expired or deleted link with its page to a browser and its error to an API client", async () => {
+    const user = newUser();
+    const [expired, deleted] = await Promise.all([
+      shortenAs(user, "https://example.com/expired-target"),
+      shortenAs(user, "https://example.com/deleted-target"),
+    ]);
+    await db.exec`UPDATE urls SET expires_at = now() - interval '1 second' WHERE code = ${expired.code}`;
+    await url.deleteUrl({ code: deleted.code }, { authData: user });
+    for (const [code, title, message] of [
+      [expired.code, "This link has expired", "URL has expired"],
+      [deleted.code, "Link not found", "URL not found"],
+    ]) {
+      const page = await fetch(`${server.baseUrl}/${code}`, { redirect: "manual", headers: { Accept: BROWSER_ACCEPT } });
+      const html = await page.text();
+      expect({ status: page.status, title: html.includes(`<h1>${title}</h1>`), target: html.includes("-target") }).toEqual({
+        status: 404,
+        title: true,
+        target: false,
+      });
+      await expectErrorResponse(await fetch(`${server.baseUrl}/${code}`), 404, { code: "not_found", message });
     }
   });
 

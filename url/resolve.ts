@@ -6,28 +6,35 @@ import { isLinkCode } from "./alias";
 import { countClick } from "./clicks";
 import { goneError, peekLink, type Resolution } from "./resolution";
 import { describeVisit, type Visit } from "./visit";
+import { writeGonePage } from "./visitor-page";
 
 /**
  * resolve answers a browser (Accept prefers text/html) with a bare 302 to the target and any other
- * client with 200 `{"url": ...}`. HEAD, which link checkers send, gets the same status and headers
- * with no body, and counts no click. Encore's gateway routes HEAD only to endpoints that declare it.
+ * client with 200 `{"url": ...}`. A code that leads nowhere answers a browser with a small page
+ * (url/visitor-page.ts: not found, expired, click limit reached, password form) and an API client with
+ * Encore's JSON error, both with the same status. HEAD, which link checkers send, gets the same status
+ * and headers with no body, and counts no click. Encore's gateway routes HEAD only to endpoints that
+ * declare it.
  *
  * It is a raw endpoint, though under Encore a typed one costs the JavaScript thread less, because only
- * a raw endpoint can answer a browser with an HTML page and its status (404 for a gone link; the
- * password, disabled, warning and click-limit pages): a typed one always answers a JSON body
- * (url/README.md, "Redirects"). Errors are still Encore's: a raw handler that throws an APIError
- * before writing gets the standard error response (runtimes/js/src/raw_api.rs coerces the rejection).
+ * a raw endpoint can answer a browser with an HTML page and its status: a typed one always answers a
+ * JSON body (url/README.md, "Redirects"). Errors are still Encore's: a raw handler that throws an
+ * APIError before writing gets the standard error response (runtimes/js/src/raw_api.rs coerces the
+ * rejection).
  */
 export const resolve = api.raw({ expose: true, method: ["GET", "HEAD"], path: "/:code" }, async (req, resp) => {
   const code = codeParam(req.url ?? "");
   const head = req.method === "HEAD";
   const resolution = head ? await peekLink(code) : await recordClick(code, describeVisit(req.url ?? "", req.headers));
-  if ("gone" in resolution) throw goneError(resolution.gone);
+  const browser = prefersHtml(req.headers.accept);
+  if ("gone" in resolution && !browser) throw goneError(resolution.gone);
 
   // Every visit must reach us to be counted, and the answer depends on Accept.
   resp.setHeader("Cache-Control", "no-store");
   resp.setHeader("Vary", "Accept");
-  if (prefersHtml(req.headers.accept)) {
+  if ("gone" in resolution) {
+    writeGonePage(resp, resolution.gone, head);
+  } else if (browser) {
     resp.writeHead(302, { Location: resolution.target });
     resp.end();
   } else {
@@ -54,10 +61,11 @@ function codeParam(pathAndQuery: string): string {
 /**
  * recordClick counts one click on `code` and returns where it leads. The click joins this instance's
  * next group-committed batch and is committed when this returns; a malformed code never reaches the
- * database, and an expired link counts nothing.
+ * database, and a link that leads nowhere counts nothing. Only an `unlocked` visit (its password was
+ * checked) counts on a protected link.
  */
-export function recordClick(code: string, visit: Visit): Promise<Resolution> {
+export function recordClick(code: string, visit: Visit, unlocked = false): Promise<Resolution> {
   // Not async: a resolve is the hottest path, and an async wrapper adds a promise to each click.
   if (!isLinkCode(code)) return Promise.resolve({ gone: "not_found" });
-  return countClick({ code, ...visit });
+  return countClick(unlocked ? { code, ...visit, unlocked } : { code, ...visit });
 }

@@ -2,7 +2,7 @@
 import { api, APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import { PreconditionFailed } from "encore.dev/storage/objects";
-import type { MatchesRegexp, MaxLen, MinLen } from "encore.dev/validate";
+import type { MatchesRegexp, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
 import { validateAlias } from "./alias";
 import { ownHosts, publicBaseUrl, shortUrl } from "./base-url";
 import { qrCodes } from "./bucket";
@@ -14,6 +14,8 @@ import { publishQueued, type QueuedEvent } from "./outbox";
 import { validateExpiry } from "./expiry";
 import { qrCodeUrl, qrObjectName, qrTarget, renderQrPng } from "./qr";
 import { validateTarget } from "./validate-target";
+import { validateMaxClicks } from "./click-limit";
+import { linkPasswordHash } from "./link-password";
 
 /** ShortenRequest names the link to shorten. */
 export interface ShortenRequest {
@@ -23,6 +25,10 @@ export interface ShortenRequest {
   alias?: string & MinLen<3> & MaxLen<64> & MatchesRegexp<"^[A-Za-z0-9_-]+$">;
   /** When the link stops resolving: in the future, at most 5 years ahead. */
   expiresAt?: Date;
+  /** A password visitors must give (8 to 128 characters); stored only as a hash. */
+  password?: string & MinLen<8> & MaxLen<512>;
+  /** How many clicks the link sends on (1 to 10^9) before it answers "reached its click limit". */
+  maxClicks?: number & Min<1> & Max<1000000000>;
 }
 
 /** ShortenResponse is the new short link. */
@@ -42,6 +48,15 @@ interface Claimed {
   expiresAt: Date | null;
 }
 
+/** NewLink is a checked link to store, under a code still to be claimed. */
+export interface NewLink {
+  originalUrl: string;
+  creator: string;
+  expiresAt: Date | null;
+  passwordHash: string | null;
+  maxClicks: number | null;
+}
+
 /** StoredLink is the row just inserted and the id of its outbox event. */
 interface StoredLink {
   code: string;
@@ -57,14 +72,19 @@ interface StoredLink {
  */
 export const shorten = api(
   { expose: true, auth: true, method: "POST", path: "/shorten" },
-  async ({ url, alias, expiresAt }: ShortenRequest): Promise<ShortenResponse> => {
+  async ({ url, alias, expiresAt, password, maxClicks }: ShortenRequest): Promise<ShortenResponse> => {
     const creator = callerID();
     const base = publicBaseUrl();
     const originalUrl = validateTarget(url, ownHosts(base));
-    await limitShorten(creator);
     const expiry = expiresAt === undefined ? null : validateExpiry(expiresAt);
-    const claim = (code: string) => store(code, originalUrl, creator, base, expiry);
-    const claimed = alias === undefined ? await allocateCode(claim) : await claimAlias(validateAlias(alias), claim);
+    const limit = maxClicks === undefined ? null : validateMaxClicks(maxClicks);
+    if (alias !== undefined) validateAlias(alias);
+    await limitShorten(creator);
+    // Hashing costs tens of milliseconds, so it comes after every cheap check.
+    const passwordHash = password === undefined ? null : await linkPasswordHash(password);
+    const link: NewLink = { originalUrl, creator, expiresAt: expiry, passwordHash, maxClicks: limit };
+    const claim = (code: string) => store(code, link, base);
+    const claimed = alias === undefined ? await allocateCode(claim) : await claimAlias(alias, claim);
     await publishQueued(claimed.queued);
     const { code } = claimed.queued.event;
     return { code, shortUrl: shortUrl(base, code), qrCodeUrl: qrCodeUrl(code), expiresAt: claimed.expiresAt ?? undefined };
@@ -89,7 +109,7 @@ async function claimAlias(alias: string, claim: (code: string) => Promise<Claime
  * URL (the image depends only on the code and the base URL), so leaving it is right, and removing it
  * could race with that owner.
  */
-async function store(code: string, originalUrl: string, creator: string, base: string, expiresAt: Date | null): Promise<Claimed | null> {
+async function store(code: string, link: NewLink, base: string): Promise<Claimed | null> {
   const object = qrObjectName(code);
   const png = renderQrPng(qrTarget(shortUrl(base, code)));
   try {
@@ -101,10 +121,11 @@ async function store(code: string, originalUrl: string, creator: string, base: s
   }
   try {
     // The event row (url/outbox.ts) is written with the link or not at all: a taken code writes neither.
-    const link = await db.queryRow<StoredLink>`
+    const { originalUrl } = link;
+    const stored = await db.queryRow<StoredLink>`
       WITH link AS (
-        INSERT INTO urls (code, original_url, creator, expires_at)
-        VALUES (${code}, ${originalUrl}, ${creator}, ${expiresAt})
+        INSERT INTO urls (code, original_url, creator, expires_at, password_hash, max_clicks)
+        VALUES (${code}, ${originalUrl}, ${link.creator}, ${link.expiresAt}, ${link.passwordHash}, ${link.maxClicks})
         ON CONFLICT (code) DO NOTHING
         RETURNING code, original_url, created_at, expires_at
       ), queued AS (
@@ -114,9 +135,9 @@ async function store(code: string, originalUrl: string, creator: string, base: s
       )
       SELECT link.code, link.created_at, link.expires_at, queued.id AS outbox_id FROM link CROSS JOIN queued
     `;
-    if (link === null) return null;
-    const queued = { id: link.outbox_id, event: { code: link.code, originalUrl, timestamp: link.created_at } };
-    return { queued, expiresAt: link.expires_at };
+    if (stored === null) return null;
+    const queued = { id: stored.outbox_id, event: { code: stored.code, originalUrl, timestamp: stored.created_at } };
+    return { queued, expiresAt: stored.expires_at };
   } catch (err) {
     // No row holds the code, so the image just uploaded belongs to nobody.
     await qrCodes.remove(object).catch((removeErr) => log.error(removeErr, "could not remove orphaned QR code", { code }));

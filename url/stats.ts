@@ -1,5 +1,6 @@
 // GET /:code/stats: a link's click count, read without counting a click.
 import { api } from "encore.dev/api";
+import { getAuthData } from "~encore/auth";
 import { isLinkCode } from "./alias";
 import { db } from "./db";
 import { GroupCommit } from "../lib/group-commit";
@@ -23,6 +24,8 @@ interface StatsRow {
   original_url: string;
   clicks: number;
   expired: boolean;
+  creator: string | null;
+  protected: boolean;
 }
 
 /** MAX_STATS_PER_BATCH bounds one read statement. */
@@ -31,7 +34,8 @@ const MAX_STATS_PER_BATCH = 1000;
 /** readStats reads many links in one statement; one row per code asked, null where there is no such link. */
 async function readStats(codes: string[]): Promise<(StatsRow | null)[]> {
   const rows = await db.queryAll<StatsRow>`
-    SELECT code, original_url, clicks, (expires_at IS NOT NULL AND expires_at <= now()) AS expired
+    SELECT code, original_url, clicks, (expires_at IS NOT NULL AND expires_at <= now()) AS expired, creator,
+           password_hash IS NOT NULL AS protected
     FROM urls WHERE code = ANY(${[...new Set(codes)]}::text[])
   `;
   const byCode = new Map(rows.map((r) => [r.code, r]));
@@ -45,10 +49,14 @@ async function readStats(codes: string[]): Promise<(StatsRow | null)[]> {
  */
 const statsReads = new GroupCommit(readStats, MAX_STATS_PER_BATCH, "stats");
 
-/** stats reports a link's clicks; public, like the link itself, and gone with it when it expires. */
+/**
+ * stats reports a link's clicks; public, like the link itself, and gone with it when it expires. A
+ * password-protected link's stats would reveal its target, so only its owner (signed in) reads them.
+ */
 export const stats = api({ expose: true, method: "GET", path: "/:code/stats" }, async ({ code }: StatsRequest): Promise<StatsResponse> => {
   const row = isLinkCode(code) ? await statsReads.submit(code) : null;
   if (row === null) throw goneError("not_found");
   if (row.expired) throw goneError("expired");
+  if (row.protected && row.creator !== getAuthData()?.userID) throw goneError("password_required");
   return { code, originalUrl: row.original_url, clicks: row.clicks };
 });

@@ -1,5 +1,6 @@
 // Test helpers for the url service; in __tests__ so Encore does not bundle them.
 import { randomInt, randomUUID } from "node:crypto";
+import http from "node:http";
 import { afterAll, beforeAll, expect } from "vitest";
 import { url } from "~encore/clients";
 import { singleConnectionDatabase, startTestServer, type TestServer } from "../../local/testing";
@@ -136,4 +137,16 @@ export function holdCleanupTurnForThisFile(): void {
     endTurn = await takeCleanupTurn();
   });
   afterAll(() => endTurn());
+}
+
+/** GETs `url` through `agent` as an API client; resolves with the status once the body is read. */
+export function getStatus(url: string, headers: Record<string, string>, agent: http.Agent): Promise<number> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { agent, headers: { Accept: "application/json", ...headers } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode!));
+      })
+      .on("error", reject);
+  });
 }

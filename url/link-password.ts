@@ -1,0 +1,24 @@
+// Link passwords: kept only as salted scrypt hashes, with the same costs and format as account passwords.
+import { APIError } from "encore.dev/api";
+import { hashPassword, verifyPassword } from "../auth/password";
+
+/** The shortest and longest link password, in characters. */
+export const MIN_LINK_PASSWORD = 8;
+export const MAX_LINK_PASSWORD = 128;
+
+/**
+ * linkPasswordHash checks a new link password and returns its hash. The request types bound it in UTF-8
+ * bytes (what Encore's validation counts); this counts characters, as the message says.
+ */
+export async function linkPasswordHash(password: string): Promise<string> {
+  const length = [...password].length;
+  if (length < MIN_LINK_PASSWORD || length > MAX_LINK_PASSWORD) {
+    throw APIError.invalidArgument(`password must be ${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters`);
+  }
+  return hashPassword(password);
+}
+
+/** linkPasswordMatches compares a visitor's password with the link's hash in constant time. */
+export function linkPasswordMatches(password: string, hash: string): Promise<boolean> {
+  return verifyPassword(password, hash);
+}

@@ -1,0 +1,168 @@
+// The small pages a browser gets from GET /:code when a link cannot be followed: same origin, no
+// third-party assets, no target URL, and the status an API client would get. Another state (issue 30's
+// disabled and warning pages) adds its page to PAGES, or builds a VisitorPage and calls writeVisitorPage.
+import { createHash } from "node:crypto";
+import type { ServerResponse } from "node:http";
+import type { Gone } from "./resolution";
+
+/** VisitorPage is what one page says: its status and title, plain-text paragraphs, and its form, if any. */
+export interface VisitorPage {
+  status: number;
+  title: string;
+  paragraphs: string[];
+  /** "password": a password field that POSTs to /:code/unlock and, when right, goes on to the target. */
+  form?: "password";
+}
+
+/** PAGES are the words for each reason a code leads nowhere; the statuses match the API's errors. */
+export const PAGES: Record<Gone, VisitorPage> = {
+  not_found: {
+    status: 404,
+    title: "Link not found",
+    paragraphs: [
+      "There is no short link at this address. It may have been mistyped, or its owner deleted it.",
+      "Check the address, or ask whoever shared it for a new one.",
+    ],
+  },
+  expired: {
+    status: 404,
+    title: "This link has expired",
+    paragraphs: ["Its owner set it to stop working after a date that has passed.", "Ask whoever shared it for a new one."],
+  },
+  limit_reached: {
+    status: 404,
+    title: "This link is no longer available",
+    paragraphs: ["It has been opened as many times as its owner allowed.", "Ask whoever shared it for a new one."],
+  },
+  password_required: {
+    status: 403,
+    title: "This link is protected by a password",
+    paragraphs: ["Enter the password you were given with the link to continue."],
+    form: "password",
+  },
+};
+
+const STYLE = `
+:root { color-scheme: light dark; font-family: system-ui, sans-serif; line-height: 1.5; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; background: Canvas; color: CanvasText; }
+main { max-width: 28rem; padding: 2rem 1.5rem; }
+h1 { font-size: 1.4rem; margin: 0 0 0.75rem; }
+p { margin: 0 0 0.75rem; }
+form { display: grid; gap: 0.5rem; margin-top: 1rem; }
+input, button { font: inherit; padding: 0.55rem 0.7rem; border-radius: 6px; }
+input { border: 1px solid GrayText; }
+button { border: 0; background: #2563eb; color: #fff; cursor: pointer; }
+button:disabled { opacity: 0.6; cursor: progress; }
+[role="alert"] { color: #b91c1c; min-height: 1.5em; }
+@media (prefers-color-scheme: dark) { [role="alert"] { color: #fca5a5; } }
+`;
+
+/**
+ * The password form's script. It posts to this page's own path plus "/unlock" (and its query, so a QR
+ * scan or a campaign is still counted as one), then replaces the page with the target it is given.
+ */
+const PASSWORD_SCRIPT = `
+const form = document.getElementById("unlock");
+const error = document.getElementById("unlock-error");
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const button = form.querySelector("button");
+  button.disabled = true;
+  error.textContent = "";
+  try {
+    const resp = await fetch(location.pathname.replace(/\\/$/, "") + "/unlock" + location.search, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ password: form.elements.password.value }),
+      credentials: "omit",
+    });
+    const body = await resp.json().catch(() => ({}));
+    if (resp.ok && typeof body.url === "string") return location.replace(body.url);
+    error.textContent =
+      resp.status === 403 ? "That password is not right. Try again." :
+      resp.status === 429 ? "Too many attempts. Wait a few minutes, then try again." :
+      resp.status === 404 ? "This link is no longer available." :
+      "Something went wrong. Try again.";
+  } catch {
+    error.textContent = "Could not reach the server. Check your connection and try again.";
+  }
+  button.disabled = false;
+  form.elements.password.select();
+});
+`;
+
+/** A CSP source for an inline block: its SHA-256, so nothing else inline can run. */
+function sourceHash(text: string): string {
+  return `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
+}
+
+/** What the pages may load: their own inline style and script, and requests to this origin. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  `style-src ${sourceHash(STYLE)}`,
+  `script-src ${sourceHash(PASSWORD_SCRIPT)}`,
+  "connect-src 'self'",
+  "form-action 'none'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join("; ");
+
+/** escapeHtml makes text safe inside an element or a quoted attribute. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+const PASSWORD_FORM = `
+<form id="unlock" method="post">
+  <label for="password">Password</label>
+  <input id="password" name="password" type="password" autocomplete="off" required autofocus aria-describedby="unlock-error">
+  <button type="submit">Open link</button>
+  <p id="unlock-error" role="alert"></p>
+</form>
+<noscript><p>Checking the password needs JavaScript; turn it on and reload this page.</p></noscript>
+<script>${PASSWORD_SCRIPT}</script>`;
+
+/** renderVisitorPage is the page's whole HTML document. */
+export function renderVisitorPage(page: VisitorPage): string {
+  const paragraphs = page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n");
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="robots" content="noindex">
+<title>${escapeHtml(page.title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(page.title)}</h1>
+${paragraphs}${page.form === "password" ? PASSWORD_FORM : ""}
+</main>
+</body>
+</html>
+`;
+}
+
+/** The rendered pages for each Gone, built once. */
+const RENDERED = new Map(Object.entries(PAGES).map(([gone, page]) => [gone, renderVisitorPage(page)]));
+
+/**
+ * writeVisitorPage answers a browser with a page and its status. Never cached (the link may change),
+ * not framed, sending no Referer onward. HEAD gets the same headers and no body.
+ */
+export function writeVisitorPage(resp: ServerResponse, page: VisitorPage, head: boolean, html = renderVisitorPage(page)): void {
+  resp.writeHead(page.status, {
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Length": Buffer.byteLength(html),
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+  });
+  resp.end(head ? undefined : html);
+}
+
+/** writeGonePage answers a browser with the page for why a code leads nowhere. */
+export function writeGonePage(resp: ServerResponse, gone: Gone, head: boolean): void {
+  writeVisitorPage(resp, PAGES[gone], head, RENDERED.get(gone));
+}
