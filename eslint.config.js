@@ -1,8 +1,15 @@
 // Lint: typescript-eslint's recommended rules, and the one import rule of this project: code outside
-// local/ reaches the local runtime only through local/index.ts (tools) or local/testing.ts (tests).
+// local/ reaches the local runtime only through its doors, the `exports` of local/package.json.
+import fs from "node:fs";
 import js from "@eslint/js";
 import globals from "globals";
 import tseslint from "typescript-eslint";
+
+/** The doors of local/ as import paths below it ("index", "testing", "hooks/vite-plugin", "cli"). */
+const localDoors = Object.values(JSON.parse(fs.readFileSync(new URL("./local/package.json", import.meta.url), "utf8")).exports).map(
+  (file) => file.replace(/^\.\//, "").replace(/\.[cm]?[jt]s$/, ""),
+);
+const escapeRegex = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 export default tseslint.config(
   // Fixtures hold deliberately broken apps; .local/ and encore.gen/ are generated.
@@ -16,16 +23,15 @@ export default tseslint.config(
   { rules: { "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true }] } },
   {
     files: ["**/*.ts"],
-    // vite.config.ts is the wiring that puts the runtime under vitest.
-    ignores: ["local/**", "vite.config.ts"],
+    ignores: ["local/**"],
     rules: {
       "no-restricted-imports": [
         "error",
         {
           patterns: [
             {
-              regex: "(^|/)local/(?!(index|testing)$)",
-              message: "outside local/, import the local runtime only from local/index.ts or local/testing.ts",
+              regex: `(^|/)local/(?!(${localDoors.map(escapeRegex).join("|")})$)`,
+              message: `outside local/, import the local runtime only through the exports of local/package.json: ${localDoors.join(", ")}`,
             },
           ],
         },

@@ -16,7 +16,7 @@ const shared = {
   plugins: onLocalRuntime ? [encoreLocalRuntime()] : [],
   test: {
     exclude: ["node_modules/**", "local/__tests__/**", ".local/**", "encore.gen/**"],
-    // The SDK must go through vite so that its native binding can be swapped for local/native.
+    // The SDK must go through vite so that its native binding can be swapped for local/runtime.
     server: { deps: { inline: onLocalRuntime ? [/encore\.dev/] : [] } },
     // Tests make many sign-ups, logins and links from one address; the rate-limit tests set their own limits.
     env: {

@@ -2,10 +2,10 @@
 import { register } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { modelOf, readCache } from "./appmodel/cache-file";
-import { AppCompileError, type AppModel } from "./appmodel/model";
+import { modelOf, readCache } from "./compiler/cache-file";
+import { AppCompileError, type AppModel } from "./model/app-model";
 import { generate } from "./codegen/generate";
-import { appRoot, buildDir, genDirOf } from "./layout.mjs";
+import { appRoot, buildDir, genDirOf } from "./model/layout.mjs";
 
 /**
  * Analyzes the app like Encore's compiler; on a rule violation prints it and exits 1. The analyzer
@@ -15,7 +15,7 @@ async function compile(): Promise<AppModel> {
   try {
     const absRoot = path.resolve(appRoot);
     const { hash, entry } = readCache(absRoot);
-    return modelOf(entry ?? (await import("./appmodel/cache")).analyzeAndCache(absRoot, hash));
+    return modelOf(entry ?? (await import("./compiler/cache")).analyzeAndCache(absRoot, hash));
   } catch (e) {
     if (e instanceof AppCompileError) {
       process.stderr.write(e.message + "\n");
@@ -28,10 +28,10 @@ async function compile(): Promise<AppModel> {
 async function start(): Promise<void> {
   generate(await compile());
   // Before anything opens the databases: the app's modules may start work as they load.
-  const { lockDataDir, DataDirBusy } = await import("./native/data-lock");
-  const { dataDir } = await import("./layout.mjs");
+  const { lockDataDir, DataDirBusy } = await import("./runtime/lifecycle/data-lock");
+  const { dataDir } = await import("./model/layout.mjs");
   if (!process.env.ENCORE_LOCAL_DATA_DIR) {
-    const { adoptEarlierData } = await import("./native/data-dir");
+    const { adoptEarlierData } = await import("./runtime/lifecycle/data-dir");
     for (const line of adoptEarlierData(buildDir(appRoot), dataDir)) process.stdout.write(line + "\n");
   }
   try {
@@ -41,14 +41,14 @@ async function start(): Promise<void> {
     process.stderr.write(e.message + "\n");
     process.exit(1);
   }
-  const { devSecretNames, ensureDevSecrets } = await import("./native/dev-secrets");
+  const { devSecretNames, ensureDevSecrets } = await import("./runtime/lifecycle/dev-secrets");
   ensureDevSecrets(devSecretNames(process.argv));
   register("./hooks/node-hooks.mjs", import.meta.url);
-  const { startDevDashboard } = await import("./dash");
+  const { startDevDashboard } = await import("./devtools/dash");
   await startDevDashboard();
   if (process.env.LOCAL_RUN_CRON === "1") {
-    const { startCronScheduler } = await import("./native/cron");
-    const { onShutdown } = await import("./native/api/server");
+    const { startCronScheduler } = await import("./runtime/cron");
+    const { onShutdown } = await import("./runtime/lifecycle/server");
     onShutdown(startCronScheduler());
   }
   await import(pathToFileURL(path.join(genDirOf(appRoot), "internal", "entrypoints", "main.js")).href);
@@ -60,11 +60,11 @@ async function start(): Promise<void> {
  */
 async function migrate(): Promise<void> {
   const model = await compile();
-  const { migrateTargets, targetsOnServer } = await import("./migrate");
+  const { migrateTargets, targetsOnServer } = await import("./ops/migrate");
   const configAt = process.argv.indexOf("--config");
   let targets;
   if (configAt > 0 && process.argv[configAt + 1]) {
-    const { targetsFromInfraConfig } = await import("./infra-config");
+    const { targetsFromInfraConfig } = await import("./ops/infra-config");
     targets = targetsFromInfraConfig(process.argv[configAt + 1], model);
   } else if (process.env.DATABASE_URL) {
     targets = targetsOnServer(process.env.DATABASE_URL, model);
@@ -92,8 +92,8 @@ const commands: Record<string, () => Promise<void> | void> = {
   migrate,
   /** `npm run reset`: deletes what npm start keeps (databases, bucket files, journal, development key). */
   reset: async () => {
-    const { wipeData } = await import("./native/data-dir");
-    const { dataDir } = await import("./layout.mjs");
+    const { wipeData } = await import("./runtime/lifecycle/data-dir");
+    const { dataDir } = await import("./model/layout.mjs");
     for (const line of wipeData([dataDir, buildDir(appRoot)])) process.stdout.write(line + "\n");
     if (process.env.DATABASE_URL) process.stdout.write("databases on the DATABASE_URL server are left as they are\n");
   },

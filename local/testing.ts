@@ -4,7 +4,7 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { APIError, type ErrCode } from "encore.dev/api";
-import { includeInternalMessage } from "./native/api/errors";
+import { includeInternalMessage } from "./runtime/wire/errors";
 
 export { databaseDir, databaseUrl, freshAppState, loadAppModel, removeAppState, startApp, type SpawnedApp } from "./index";
 
@@ -37,7 +37,7 @@ export const singleConnectionDatabase = localRuntime && !process.env.DATABASE_UR
 
 /** Registers every endpoint, gateway and subscription, as the generated entrypoint does. */
 async function loadApp(): Promise<void> {
-  const { appRoot, genDirOf } = await import("./layout.mjs");
+  const { appRoot, genDirOf } = await import("./model/layout.mjs");
   await import(/* @vite-ignore */ path.join(genDirOf(appRoot), "internal", "entrypoints", "register.js"));
 }
 
@@ -45,7 +45,7 @@ async function loadApp(): Promise<void> {
 export async function startTestServer(): Promise<TestServer> {
   requireLocal("startTestServer");
   await loadApp();
-  const { startLocalServer } = await import("./native/api/server");
+  const { startLocalServer } = await import("./runtime/lifecycle/server");
   return startLocalServer(0);
 }
 
@@ -120,21 +120,21 @@ function parseJsonOrNull(text: string): unknown {
 /** Waits until every message published on `topic` (or on any topic) has been handled or dropped. */
 export async function drainTopic(topic?: string): Promise<void> {
   requireLocal("drainTopic");
-  const { pubsubTestHooks } = await import("./native/pubsub");
+  const { pubsubTestHooks } = await import("./runtime/pubsub");
   await pubsubTestHooks.drain(topic);
 }
 
 /** Delivers the next message published on `topic` several times (a forced redelivery). */
 export async function duplicateNextMessage(topic: string, opts: { copies: number; concurrent: boolean }): Promise<void> {
   requireLocal("duplicateNextMessage");
-  const { pubsubTestHooks } = await import("./native/pubsub");
+  const { pubsubTestHooks } = await import("./runtime/pubsub");
   pubsubTestHooks.duplicateNext(topic, opts);
 }
 
 /** Scales every subscription's retry backoff (0.001 turns 10 s into 10 ms). */
 export async function setRetryBackoffScale(factor: number): Promise<void> {
   requireLocal("setRetryBackoffScale");
-  const { pubsubTestHooks } = await import("./native/pubsub");
+  const { pubsubTestHooks } = await import("./runtime/pubsub");
   pubsubTestHooks.setBackoffScale(factor);
 }
 
@@ -142,7 +142,7 @@ export async function setRetryBackoffScale(factor: number): Promise<void> {
 export async function runCronJob(id: string): Promise<void> {
   requireLocal("runCronJob");
   await loadApp();
-  const { runCronJob: run } = await import("./native/cron");
+  const { runCronJob: run } = await import("./runtime/cron");
   await run(id);
 }
 
@@ -153,7 +153,7 @@ export async function runCronJob(id: string): Promise<void> {
  */
 export async function cacheClusterKeys(cluster: string): Promise<{ prefix: string; keys: { key: string; ttlMs: number }[] }> {
   requireLocal("cacheClusterKeys");
-  const { clusterKeys } = await import("./native/cache");
+  const { clusterKeys } = await import("./runtime/cache");
   return clusterKeys(cluster);
 }
 

@@ -4,9 +4,9 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { loadAppModel } from "./appmodel/cache";
+import { loadAppModel } from "./compiler/cache";
 import { generate } from "./codegen/generate";
-import { appRoot, testScratchRoot } from "./layout.mjs";
+import { appRoot, testScratchRoot } from "./model/layout.mjs";
 
 /** Compiles the app at `root` (throwing AppCompileError on a rule violation) and generates its code. */
 export function prepareApp(root: string): void {
@@ -39,13 +39,13 @@ export default async function setup(project: TestProject): Promise<() => Promise
   return async () => {
     removeScratchOfExitedWorkers(testScratchRoot);
     if (process.env.REDIS_URL) {
-      const { RedisRunner } = await import("./native/cache/redis");
+      const { RedisRunner } = await import("./runtime/cache/redis");
       const redis = new RedisRunner(process.env.REDIS_URL);
       await redis.deleteKeysWithPrefix(`test-${run}/`);
       await redis.close();
     }
     if (!process.env.DATABASE_URL) return;
-    const { dropTestDatabases } = await import("./native/sqldb");
+    const { dropTestDatabases } = await import("./runtime/sqldb");
     await dropTestDatabases(run);
   };
 }

@@ -3,7 +3,7 @@
 // typecheck and collect the tests the way `encore test` does without the CLI. Nothing in local/ reads it.
 import fs from "node:fs";
 import path from "node:path";
-import type { AppModel, EndpointModel } from "../appmodel/model";
+import type { AppModel, EndpointModel } from "../model/app-model";
 import { clientClassJs, endpointOptions, ident } from "./generate";
 
 /** The name Encore's SDK gives every Gateway (encore.dev/api/gateway.ts). */

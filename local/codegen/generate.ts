@@ -3,8 +3,8 @@
 // Encore's own catalog, so nothing here depends on the SDK's internal type declarations.
 import fs from "node:fs";
 import path from "node:path";
-import type { AppModel, EndpointModel } from "../appmodel/model";
-import { genDirOf } from "../layout.mjs";
+import type { AppModel, EndpointModel } from "../model/app-model";
+import { genDirOf } from "../model/layout.mjs";
 
 /** A JS identifier for a service name, as Encore derives it (dashes become underscores). */
 export function ident(name: string): string {

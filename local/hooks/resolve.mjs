@@ -3,12 +3,12 @@
 import fs from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { appRoot, genDirOf } from "../layout.mjs";
+import { appRoot, genDirOf } from "../model/layout.mjs";
 
 const localDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 /** Our stand-in for the SDK's native binding. */
-export const napiPath = path.join(localDir, "native", "napi.ts");
+export const napiPath = path.join(localDir, "runtime", "napi.ts");
 
 /** Generated ~encore/* modules of the app being run. */
 const genDir = genDirOf(appRoot);

@@ -2,8 +2,8 @@
 // server, service calls, the auth gateway, SQL, Pub/Sub, buckets, caches and the logger call.
 // Each hook does nothing (beyond one map lookup) when the request it is given is not being traced.
 import http from "node:http";
-import type { Napi } from "../native/napi-types";
-import type { EndpointModel } from "../appmodel/model";
+import type { Napi } from "../model/napi";
+import type { EndpointModel } from "../model/app-model";
 import type { EventKind, SpanKind } from "./model";
 import { type ActiveSpan, type SpanIds, Tracer, optionsFromEnv } from "./tracer";
 

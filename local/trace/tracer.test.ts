@@ -3,7 +3,7 @@
 import { EventEmitter } from "node:events";
 import type http from "node:http";
 import { describe, expect, it } from "vitest";
-import type { EndpointModel } from "../appmodel/model";
+import type { EndpointModel } from "../model/app-model";
 import { bindHttpSpan } from "./index";
 import { Tracer, optionsFromEnv, payloadText, type TracerOptions } from "./tracer";
 

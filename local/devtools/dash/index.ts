@@ -1,0 +1,38 @@
+// `npm start` opens the development dashboard as `encore run` does: http://127.0.0.1:9400, or
+// DASH_PORT (0 picks a free port, "off" disables it). Loopback only.
+import { onShutdown } from "../../runtime/lifecycle/server";
+import { OutputCapture } from "./output";
+import { startDashboard } from "./server";
+
+const DEFAULT_PORT = 9400;
+
+/** The port DASH_PORT asks for, or null when it turns the dashboard off. */
+export function dashPort(env: NodeJS.ProcessEnv = process.env): number | null {
+  const raw = env.DASH_PORT;
+  if (raw === undefined || raw === "") return DEFAULT_PORT;
+  if (raw === "off") return null;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`DASH_PORT=${raw} is not a port number (0-65535, or "off")`);
+  return n;
+}
+
+/** Starts the dashboard and the capture of the app's output; a busy port is reported, not fatal. */
+export async function startDevDashboard(): Promise<void> {
+  const port = dashPort();
+  if (port === null) return;
+  const output = new OutputCapture();
+  try {
+    const dash = await startDashboard(port, output);
+    output.start();
+    onShutdown(async () => {
+      output.stop();
+      await dash.close();
+    });
+    process.stdout.write(`Development dashboard on ${dash.url}\n`);
+  } catch (e) {
+    const busy = (e as NodeJS.ErrnoException).code === "EADDRINUSE";
+    process.stderr.write(
+      `development dashboard not started: ${busy ? `port ${port} is in use (set DASH_PORT to another port)` : (e as Error).message}\n`,
+    );
+  }
+}

@@ -1,0 +1,79 @@
+// encore.dev/log's sink: one line per entry on stderr, "LEVEL message key=value ...", quiet in tests
+// unless LOG_LEVEL asks for more.
+import type { Napi } from "../../model/napi";
+import { testMode } from "./context";
+import { traceLog } from "../../trace";
+import { isoNow } from "./clock";
+
+export enum LogLevel {
+  Trace = 1,
+  Debug = 2,
+  Info = 3,
+  Warn = 4,
+  Error = 5,
+}
+
+const names: Record<number, string> = { 1: "TRC", 2: "DBG", 3: "INF", 4: "WRN", 5: "ERR" };
+
+function levelFromEnv(): LogLevel {
+  const wanted = (process.env.LOG_LEVEL ?? "").toLowerCase();
+  const byName: Record<string, LogLevel> = {
+    trace: LogLevel.Trace,
+    debug: LogLevel.Debug,
+    info: LogLevel.Info,
+    warn: LogLevel.Warn,
+    error: LogLevel.Error,
+  };
+  return byName[wanted] ?? (testMode ? LogLevel.Warn : LogLevel.Trace);
+}
+
+function formatValue(v: unknown): string {
+  if (typeof v === "string") return /[\s="]/.test(v) ? JSON.stringify(v) : v;
+  if (v instanceof Date) return v.toISOString();
+  if (v instanceof Error) return JSON.stringify(v.message);
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** Formats one log line; exported for the HTTP server's access log. */
+export function formatLine(level: LogLevel, msg: string, fields: Record<string, unknown>): string {
+  // A plain loop: this runs once per request for the access log.
+  let line = `${isoNow()} ${names[level]} ${msg}`;
+  for (const k in fields) {
+    const v = fields[k];
+    if (v !== undefined) line += ` ${k}=${formatValue(v)}`;
+  }
+  return line;
+}
+
+export class Logger implements Napi.Logger {
+  constructor(
+    private readonly min: LogLevel,
+    private readonly fields: Record<string, unknown> = {},
+  ) {}
+
+  log(
+    request: Napi.Request | null | undefined,
+    level: Napi.LogLevel,
+    msg: string,
+    error?: Error,
+    _caller?: string,
+    fields?: Record<string, unknown>,
+  ): void {
+    if ((level as number) < this.min) return;
+    traceLog(request, names[level], msg, fields ? { ...this.fields, ...fields } : this.fields, error);
+    const meta = request?.meta();
+    const endpoint = meta?.apiCall ? `${meta.apiCall.api.service}.${meta.apiCall.api.endpoint}` : undefined;
+    const all = { endpoint, ...this.fields, ...fields, err: error?.message };
+    process.stderr.write(formatLine(level as number as LogLevel, msg, all) + "\n");
+  }
+
+  withLevel(level: Napi.LogLevel): Logger {
+    return new Logger(level as number as LogLevel, this.fields);
+  }
+
+  with(fields: Record<string, unknown>): Logger {
+    return new Logger(this.min, { ...this.fields, ...fields });
+  }
+}
+
+export const rootLogger = new Logger(levelFromEnv());

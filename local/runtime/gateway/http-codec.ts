@@ -1,0 +1,190 @@
+// The HTTP codec: builds a handler's parameters from an HTTP request (path, query string, headers,
+// cookies, JSON body) and splits its result into status, headers and body, by the endpoint's schemas,
+// the way Encore's runtime does it (runtimes/core/src/api/schema). Values go through value-codec.ts.
+import type { EndpointModel, FieldSchema, TypeSchema } from "../../model/app-model";
+import { fail } from "../wire/errors";
+import { serdePosition } from "../wire/json-position";
+import { DecodeError, decodeFields, decodeValue, describeValue, encodeValue, encoreJsonDate } from "../wire/value-codec";
+
+/** A Date in a response header: chrono's `to_rfc3339()`, the same digits with "+00:00" (api/schema/header.rs). */
+function encoreHeaderDate(d: Date): string {
+  return encoreJsonDate(d).replace(/Z$/, "+00:00");
+}
+
+const QUERY_METHODS = new Set(["GET", "HEAD", "DELETE"]);
+
+/** The parts of an HTTP request the decoder reads. */
+export interface HttpRequestParts {
+  method: string;
+  pathParams: Record<string, string>;
+  query: URLSearchParams;
+  headers: Record<string, string | string[] | undefined>;
+  cookies: Record<string, string>;
+  body: Buffer;
+}
+
+/** Path params named in an Encore path (":code", "*rest", "!fallback"). */
+function pathParamNames(path: string): Set<string> {
+  return new Set(
+    path
+      .split("/")
+      .filter((s) => /^[:*!]/.test(s))
+      .map((s) => s.slice(1)),
+  );
+}
+
+/** Where a field travels for this request method. */
+function placement(ep: EndpointModel, f: FieldSchema, method: string): FieldSchema["location"] | "body" {
+  if (f.location !== "default") return f.location;
+  if (pathParamNames(ep.path).has(f.name)) return "path";
+  return QUERY_METHODS.has(method) ? "query" : "body";
+}
+
+function isArrayType(t: TypeSchema): boolean {
+  if (t.kind === "array") return true;
+  if (t.kind === "validated") return isArrayType(t.base);
+  if (t.kind === "union") return t.types.some(isArrayType);
+  return false;
+}
+
+/** Builds the handler's parameter object from an HTTP request, or throws an invalid_argument signal. */
+export function decodeHttpRequest(ep: EndpointModel, req: HttpRequestParts): Record<string, unknown> | null {
+  if (ep.request === null) return null;
+  const out: Record<string, unknown> = {};
+  const bodyFields: FieldSchema[] = [];
+  for (const f of ep.request.fields) {
+    const where = placement(ep, f, req.method);
+    if (where === "body") {
+      bodyFields.push(f);
+      continue;
+    }
+    if (where === "httpstatus") continue;
+    try {
+      const raw = readTextField(where, f, req);
+      if (raw === undefined) {
+        if (!f.optional) throw missing(where, f);
+        continue;
+      }
+      out[f.name] = decodeValue(f.type, raw, [f.wireName], "text");
+    } catch (e) {
+      if (!(e instanceof DecodeError)) throw e;
+      throw fail("invalid_argument", `${decodePrefix(where)}: ${e.message}`);
+    }
+  }
+  if (bodyFields.length > 0) Object.assign(out, decodeBody(bodyFields, req.body));
+  return out;
+}
+
+function readTextField(where: string, f: FieldSchema, req: HttpRequestParts): unknown {
+  switch (where) {
+    case "path":
+      return req.pathParams[f.name];
+    case "header": {
+      const v = req.headers[f.wireName.toLowerCase()];
+      return Array.isArray(v) ? v.join(", ") : v;
+    }
+    case "cookie":
+      return req.cookies[f.wireName];
+    default: {
+      const all = req.query.getAll(f.wireName);
+      if (all.length === 0) return undefined;
+      return isArrayType(f.type) ? all : all[0];
+    }
+  }
+}
+
+function missing(where: string, f: FieldSchema): Error {
+  if (where === "header") return fail("invalid_argument", `missing header parameter: ${f.wireName}`);
+  if (where === "cookie") return fail("invalid_argument", `missing cookie: ${f.wireName}`);
+  return fail("invalid_argument", `${decodePrefix(where)}: missing field ${f.wireName}`);
+}
+
+function decodePrefix(where: string): string {
+  if (where === "header") return "invalid header value";
+  if (where === "path") return "invalid path parameter";
+  if (where === "cookie") return "invalid cookie";
+  return "unable to decode query string";
+}
+
+/**
+ * The body's fields, or Encore's error under body.rs's prefix: the failing value's path (as
+ * serde_path_to_error writes it, jsonschema/mod.rs `deserialize`), serde_json's message and position.
+ */
+function decodeBody(fields: FieldSchema[], body: Buffer): Record<string, unknown> {
+  const prefix = "unable to decode request body";
+  const text = body.toString("utf8");
+  let parsed: unknown;
+  if (body.length > 0) {
+    try {
+      parsed = JSON.parse(text);
+    } catch (e) {
+      throw fail("invalid_argument", `${prefix}: invalid JSON: ${(e as Error).message}`);
+    }
+  } else {
+    // Encore hands the raw bytes to serde_json whenever there are body fields, even all-optional ones.
+    throw fail("invalid_argument", `${prefix}: EOF while parsing a value at line 1 column 0`);
+  }
+  if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed)) {
+    throw fail(
+      "invalid_argument",
+      `${prefix}: invalid type: ${describeValue(parsed)}, expected a JSON object${serdePosition(text, [], true)}`,
+    );
+  }
+  try {
+    return decodeFields(fields, parsed as Record<string, unknown>, [], "json");
+  } catch (e) {
+    if (!(e instanceof DecodeError)) throw e;
+    throw fail("invalid_argument", `${prefix}: ${e.message}${serdePosition(text, e.keys, e.atOpening)}`);
+  }
+}
+
+/** What an endpoint's result becomes on the wire. */
+export interface HttpResponseParts {
+  status: number;
+  headers: Record<string, string | string[]>;
+  /** null: no body at all (void response, or a response type with no body fields). */
+  body: Record<string, unknown> | null;
+}
+
+/** Splits a handler's result into status, headers and JSON body by the response schema. */
+export function encodeHttpResponse(ep: EndpointModel, payload: unknown): HttpResponseParts {
+  const out: HttpResponseParts = { status: 200, headers: {}, body: null };
+  if (ep.response === null) return out;
+  const obj = (payload ?? {}) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  let hasBodyFields = false;
+  for (const f of ep.response.fields) {
+    const v = obj[f.name];
+    switch (f.location) {
+      case "httpstatus":
+        if (typeof v === "number") out.status = v;
+        break;
+      case "header":
+        if (v !== undefined && v !== null) out.headers[f.wireName] = v instanceof Date ? encoreHeaderDate(v) : String(v);
+        break;
+      case "cookie":
+        if (v !== undefined && v !== null) appendCookie(out.headers, f.wireName, v);
+        break;
+      default:
+        hasBodyFields = true;
+        if (v !== undefined) body[f.wireName] = encodeValue(f.type, v);
+    }
+  }
+  if (hasBodyFields) out.body = body;
+  return out;
+}
+
+function appendCookie(headers: HttpResponseParts["headers"], name: string, v: unknown): void {
+  const c = (typeof v === "object" && v !== null && "value" in v ? v : { value: v }) as Record<string, unknown>;
+  const parts = [`${name}=${encodeURIComponent(String(c.value instanceof Date ? c.value.toISOString() : c.value))}`];
+  if (c.expires instanceof Date) parts.push(`Expires=${c.expires.toUTCString()}`);
+  if (typeof c.maxAge === "number") parts.push(`Max-Age=${c.maxAge}`);
+  if (c.domain) parts.push(`Domain=${c.domain}`);
+  if (c.path) parts.push(`Path=${c.path}`);
+  if (c.sameSite) parts.push(`SameSite=${c.sameSite}`);
+  if (c.secure) parts.push("Secure");
+  if (c.httpOnly) parts.push("HttpOnly");
+  if (c.partitioned) parts.push("Partitioned");
+  const prev = headers["Set-Cookie"];
+  headers["Set-Cookie"] = [...(prev === undefined ? [] : ([] as string[]).concat(prev)), parts.join("; ")];
+}

@@ -1,0 +1,390 @@
+// The local API gateway + app server: routes requests to exposed endpoints, runs the auth handler,
+// decodes and validates, calls the handler and writes Encore's response or error body.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Napi } from "../../model/napi";
+import { appModel, appRoot, setApiBaseUrl } from "../core/context";
+import { recordServingPort, releaseDataDir } from "./data-lock";
+import { closeAllDatabases, detachedFromTransactions, openDatabase } from "../sqldb";
+import { isConnectionFault } from "../sqldb/server-engine";
+import { pubsubTestHooks } from "../pubsub";
+import { LogLevel, rootLogger, formatLine } from "../core/logger";
+import { stdoutLines } from "./line-sink";
+import { newTrace } from "../core/request";
+import { isObjectPath, serveObject } from "../objects";
+import { Router } from "../gateway/router";
+import { registeredEndpoints, type RegisteredEndpoint } from "../gateway/registry";
+import { decodeHttpRequest, encodeHttpResponse } from "../gateway/http-codec";
+import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "../wire/errors";
+import { authenticate, unauthenticatedError, type CredentialSource } from "../gateway/gateway";
+import { forwardedHeaders } from "../gateway/forwarded";
+import { invokeTyped, requestMeta, type CallSite } from "../gateway/invoke";
+import { BodyReader, ResponseWriter } from "../gateway/raw";
+import { Request } from "../core/request";
+import { runIsolated } from "../wire/isolate";
+import { serveStatic, type StaticEndpoint } from "../gateway/static-assets";
+import { CorsPolicy, corsModeFromEnv } from "../gateway/cors";
+import { HEALTHZ_PATH, sendHealth } from "../gateway/healthz";
+import { readGlobalCors } from "../../compiler/base/appfile";
+import { startupBanner } from "./banner";
+import { bindHttpSpan, recordHttpBody, recordHttpError, recordRequestPayload, startEndpointSpan } from "../../trace";
+
+type Routed = RegisteredEndpoint | StaticEndpoint;
+
+/**
+ * Every endpoint with a handler and every `api.static` one (the runtime serves those), private ones too:
+ * Encore's gateway routes them all, so a private path takes its place in the route tree.
+ */
+function buildRouter(): Router<Routed> {
+  const router = new Router<Routed>();
+  for (const ep of registeredEndpoints()) router.add(ep.model.path, ep.model.methods, ep);
+  const app = appModel();
+  for (const model of app.endpoints) {
+    if (model.staticAssets !== null) router.add(model.path, model.methods, { model, assets: model.staticAssets, root: app.root });
+  }
+  return router;
+}
+
+/** What the app server answers for a private endpoint reached from outside (runtimes/core/src/api/endpoint.rs). */
+function refuseIfPrivate(ep: Routed): void {
+  if (!ep.model.expose) throw fail("not_found", "endpoint not found", "the endpoint was found, but is not exposed");
+}
+
+function parseCookies(header: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (header ?? "").split(";")) {
+    const eq = part.indexOf("=");
+    if (eq > 0) {
+      const value = part.slice(eq + 1).trim();
+      try {
+        out[part.slice(0, eq).trim()] = decodeURIComponent(value);
+      } catch {
+        out[part.slice(0, eq).trim()] = value;
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * What Encore answers for a body over `bodyLimit`: http_body_util's Limited fails the read with "length
+ * limit exceeded", wrapped by axum, and api::Error::invalid_argument formats it with anyhow's `{:?}`,
+ * which lists the cause chain (runtimes/core/src/api/endpoint.rs, schema/body.rs, error.rs).
+ */
+const BODY_TOO_LARGE = "unable to read request body: length limit exceeded\n\nCaused by:\n    length limit exceeded";
+
+const NO_BODY = Buffer.alloc(0);
+
+async function readBody(req: http.IncomingMessage, limit: number | null): Promise<Buffer> {
+  // Neither chunked nor a Content-Length above 0: HTTP/1.1 says there is no body, so no stream to read.
+  const length = req.headers["content-length"];
+  if (req.headers["transfer-encoding"] === undefined && (length === undefined || length === "0")) return NO_BODY;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req) {
+      size += (chunk as Buffer).length;
+      if (limit !== null && size > limit) throw fail("invalid_argument", BODY_TOO_LARGE);
+      chunks.push(chunk as Buffer);
+    }
+  } catch (err) {
+    // A client that hung up after sending its whole request still made it, as Encore's gateway sees it.
+    if (!req.complete || err instanceof WireErrorSignal) throw err;
+  }
+  return Buffer.concat(chunks);
+}
+
+function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+  // A client that has gone gets nothing; the request's work (a stored link, a counted click) stands.
+  if (res.destroyed) return;
+  const text = JSON.stringify(body);
+  // Object.assign rather than spreads, which cost microseconds each on Node 20 (see forwarded.ts).
+  res.writeHead(status, Object.assign({}, headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }));
+  res.end(text);
+  // The JSON text itself: the trace shows the same text, without serializing the body a second time.
+  recordHttpBody(res, text);
+}
+
+function sendError(res: http.ServerResponse, e: WireError): void {
+  if (res.headersSent || res.destroyed) {
+    res.destroy();
+    return;
+  }
+  sendJson(res, statusByCode[e.code] ?? 500, errorBody(e));
+}
+
+/** What the gateway needs for every request: the routes, the CORS rules, whether it is draining. */
+interface Gateway {
+  router: Router<Routed>;
+  cors: CorsPolicy;
+  shuttingDown: boolean;
+}
+
+/**
+ * The gateway's order (runtimes/core/src/api/gateway/mod.rs): the health check first, then every OPTIONS
+ * answered with CORS headers before routing, then the route. Objects are not the gateway's: `encore run`
+ * serves them from the daemon's object server, with its own headers.
+ */
+async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = new URL(req.url ?? "/", "http://localhost");
+  if (url.pathname === HEALTHZ_PATH) return sendHealth(res, gw.shuttingDown);
+  if (isObjectPath(url.pathname)) return serveObject(url, req, res);
+  for (const [name, value] of Object.entries(gw.cors.headers(req))) res.setHeader(name, value);
+  if (req.method === "OPTIONS") {
+    res.writeHead(200, { "Content-Length": "0" });
+    res.end();
+    return;
+  }
+  await handle(gw.router, url, req, res);
+}
+
+async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const method = (req.method ?? "GET").toUpperCase();
+  const found = router.find(method, url.pathname);
+  // gateway/router.rs: the internal messages name the method and path.
+  if (found === null) throw fail("not_found", "endpoint not found", `no such endpoint exists: ${url.pathname}`);
+  if (found === "method") throw fail("not_found", "no route for method", `no route for method ${method}: ${url.pathname}`);
+  const ep = found.value;
+  const headers = forwardedHeaders(req);
+  const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookies(req.headers.cookie) };
+  // One trace for the whole request: the auth handler's call and the endpoint's. The gateway names it
+  // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).
+  const trace = newTrace();
+  res.setHeader("X-Encore-Trace-Id", trace.traceId);
+  const span = startEndpointSpan(trace, ep.model, { method, path: url.pathname, pathParams: found.params, headers });
+  bindHttpSpan(res, span, ep.model);
+  const call: CallSite = { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers };
+  // The auth handler and a raw endpoint see the same metadata: built once (typed endpoints add their payload).
+  const baseMeta = requestMeta(ep, trace, call, undefined);
+  // authenticate returns a native promise only when the auth handler runs.
+  let outcome = authenticate(creds, baseMeta);
+  if (outcome instanceof Promise) outcome = await outcome;
+  if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
+
+  if ("assets" in ep) {
+    refuseIfPrivate(ep);
+    return serveStatic(req, res, ep, Object.values(found.params)[0]);
+  }
+
+  if (ep.model.raw) {
+    refuseIfPrivate(ep);
+    const writer = new ResponseWriter(res);
+    const rawReq = new Request({ payload: null, meta: baseMeta, authData: outcome.data });
+    await runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
+    return;
+  }
+
+  const body = await readBody(req, ep.model.bodyLimit);
+  const payload = decodeHttpRequest(ep.model, {
+    method,
+    pathParams: found.params,
+    query: url.searchParams,
+    headers,
+    cookies: creds.cookies,
+    body,
+  });
+  // endpoint.rs decodes the request before it checks that the endpoint is exposed.
+  refuseIfPrivate(ep);
+  recordRequestPayload(span, ep.model, payload);
+  const result = await invokeTyped(ep, payload, requestMeta(ep, trace, call, payload), outcome.data);
+  const out = encodeHttpResponse(ep.model, result.payload);
+  const extra = Object.assign({}, result.extraHeaders, out.headers);
+  const status = result.status ?? out.status;
+  if (out.body === null) {
+    if (res.destroyed) return;
+    res.writeHead(status, extra);
+    res.end();
+  } else {
+    sendJson(res, status, out.body, extra);
+  }
+}
+
+/** One access-log line per request, except under tests unless LOG_REQUESTS asks. */
+const logRequests = process.env.NODE_ENV !== "test" || Boolean(process.env.LOG_REQUESTS);
+
+/** Writes a request's access-log line (a module function: tsx names every named closure as it is made). */
+function logRequest(req: http.IncomingMessage, res: http.ServerResponse, started: bigint): void {
+  if (!logRequests) return;
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  stdoutLines.write(formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }));
+}
+
+/** One request: handled, errors turned into Encore's error body, and one access-log line. */
+function requestListener(gw: Gateway): http.RequestListener {
+  return (req, res) => {
+    const started = process.hrtime.bigint();
+    // One then() rather than catch().finally(), which costs four promises more on every request.
+    detachedFromTransactions(() => respond(gw, req, res)).then(
+      () => logRequest(req, res, started),
+      (e: unknown) => {
+        try {
+          const wire = toWireError(e);
+          recordHttpError(res, wire);
+          // Routing errors have internal messages too; only an internal error is the app's fault.
+          if (wire.code === "internal" && wire.internalMessage)
+            rootLogger.log(
+              null,
+              LogLevel.Error as number as Napi.LogLevel,
+              `${req.method} ${req.url}: ${wire.internalMessage}`,
+              e instanceof Error ? e : undefined,
+            );
+          sendError(res, wire);
+        } finally {
+          logRequest(req, res, started);
+        }
+      },
+    );
+  };
+}
+
+export interface LocalServer {
+  baseUrl: string;
+  /** Stops listening, then waits for requests in flight; after `graceMs` their connections are cut. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/**
+ * How long a stopping server keeps accepting requests while /__encore/healthz already answers 503, so
+ * load balancers can take it out: ENCORE_K8S_GRACE_TERMINATION_SECONDS minus the total shutdown time,
+ * 10 s under `encore run` (runtimes/core/src/shutdown.rs, cli/daemon/run/runtime_config2.go).
+ */
+function keepAcceptingMs(): number {
+  const secs = Number(process.env.ENCORE_K8S_GRACE_TERMINATION_SECONDS);
+  return Number.isInteger(secs) && secs > 10 ? (secs - 10) * 1000 : 0;
+}
+
+/**
+ * How long an idle keep-alive connection stays open. Node's 5 s default lets the server close a
+ * connection just as a client reuses it after the event loop was busy for seconds (a QR code, a
+ * scrypt hash on a loaded machine), which the client sees as a reset request.
+ */
+const IDLE_KEEP_ALIVE_MS = 30_000;
+
+/** Serves every registered exposed endpoint on host:port (port 0 picks a free one). */
+export async function startLocalServer(port: number, host = "127.0.0.1"): Promise<LocalServer> {
+  const gw: Gateway = {
+    router: buildRouter(),
+    cors: new CorsPolicy(appModel(), readGlobalCors(appRoot), corsModeFromEnv()),
+    shuttingDown: false,
+  };
+  const listener = requestListener(gw);
+  let closing = false;
+  const server = http.createServer({ keepAliveTimeout: IDLE_KEEP_ALIVE_MS }, (req, res) => {
+    // Once closing, each connection ends after its current answer: a client that keeps its
+    // connection busy would otherwise keep a stopping server serving (close() waits for it).
+    if (closing) res.setHeader("Connection", "close");
+    listener(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  const addr = server.address() as AddressInfo;
+  const baseUrl = `http://${host}:${addr.port}`;
+  setApiBaseUrl(baseUrl);
+  return {
+    baseUrl,
+    close: async (graceMs = Infinity) => {
+      gw.shuttingDown = true;
+      const grace = keepAcceptingMs();
+      if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
+      await new Promise<void>((resolve) => {
+        closing = true;
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        if (Number.isFinite(graceMs)) setTimeout(() => server.closeAllConnections(), graceMs).unref();
+      });
+    },
+  };
+}
+
+let stopHooks: (() => void | Promise<void>)[] = [];
+
+/** Work to stop before exit (cron scheduler, subscriptions); registered by local/cli.ts. */
+export function onShutdown(hook: () => void | Promise<void>): void {
+  stopHooks.push(hook);
+}
+
+/** Seconds between attempts to reach a database server that is down at start-up. */
+const STARTUP_RETRY_SECONDS = 2;
+
+/**
+ * Opens and migrates every database before serving, as `encore run` migrates at startup. A server
+ * that cannot be reached is waited for, one log line per attempt, instead of ending the process.
+ */
+async function migrateDatabases(): Promise<void> {
+  for (const db of appModel().databases) {
+    for (;;) {
+      try {
+        await openDatabase(db.name).ready();
+        const version = db.migrations.at(-1)?.number;
+        process.stdout.write(`database ${db.name}: ready${version === undefined ? "" : `, migrated to version ${version}`}\n`);
+        break;
+      } catch (err) {
+        if (!isConnectionFault(err)) throw err;
+        process.stderr.write(
+          `database ${db.name}: cannot reach the database server (${(err as Error).message}); retrying in ${STARTUP_RETRY_SECONDS} s\n`,
+        );
+        await new Promise((r) => setTimeout(r, STARTUP_RETRY_SECONDS * 1000));
+      }
+    }
+  }
+}
+
+/** How long in-flight requests and deliveries get to finish after SIGINT/SIGTERM. */
+const DRAIN_SECONDS = 4;
+
+/**
+ * Resolves on the first SIGINT or SIGTERM. The listeners stay, so a second copy of the signal (sent to
+ * the process group and relayed by npm as well) cannot kill the process in the middle of its drain.
+ */
+function shutdownRequested(): Promise<void> {
+  return new Promise((resolve) => {
+    process.on("SIGINT", () => resolve());
+    process.on("SIGTERM", () => resolve());
+  });
+}
+
+/** One clear line instead of a stack trace when the port is taken; null for any other error. */
+function portTakenMessage(err: unknown, host: string, port: number): string | null {
+  if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") return null;
+  return `port ${port} on ${host} is already in use (another npm start?): stop that process or choose another port, e.g. PORT=${port + 1} npm start\n`;
+}
+
+/** `npm start`: serve on $PORT (4000) until SIGINT/SIGTERM, then drain and resolve to the exit code. */
+export async function runForever(): Promise<number> {
+  const stop = shutdownRequested();
+  onShutdown(closeAllDatabases);
+  onShutdown(releaseDataDir);
+  const ready = await Promise.race([migrateDatabases().then(() => true), stop.then(() => false)]);
+  if (!ready) return runShutdownHooks();
+  const port = Number(process.env.PORT ?? 4000);
+  const host = process.env.HOST ?? "127.0.0.1";
+  let server: LocalServer;
+  try {
+    server = await startLocalServer(port, host);
+  } catch (err) {
+    const taken = portTakenMessage(err, host, port);
+    if (taken === null) throw err;
+    process.stderr.write(taken);
+    await runShutdownHooks();
+    return 1;
+  }
+  recordServingPort(Number(new URL(server.baseUrl).port));
+  process.stdout.write(startupBanner(server.baseUrl));
+  await stop;
+  process.stdout.write("shutting down\n");
+  // The port is free as soon as close() starts; requests in flight get DRAIN_SECONDS to finish.
+  const deadline = Date.now() + DRAIN_SECONDS * 1000;
+  await server.close(DRAIN_SECONDS * 1000);
+  await pubsubTestHooks.drain(undefined, Math.max(deadline - Date.now(), 1)).catch(() => {
+    process.stdout.write("deliveries still in flight were left to be delivered again at the next start\n");
+  });
+  return runShutdownHooks();
+}
+
+async function runShutdownHooks(): Promise<number> {
+  for (const hook of stopHooks) await hook();
+  stopHooks = [];
+  return 0;
+}

@@ -1,0 +1,51 @@
+// Pub/Sub for the local runtime: an in-process, asynchronous, at-least-once broker (broker.ts)
+// standing in for the NSQ daemon `encore run` uses. Under `npm start` what is still queued or waiting
+// for a retry is journaled in <data dir>/pubsub/ and delivered again after a restart, as NSQ keeps it on
+// disk; test processes keep messages in memory only (each test run starts empty).
+import type { Napi } from "../../model/napi";
+import path from "node:path";
+import { dataDir } from "../../model/layout.mjs";
+import { appModel, testMode } from "../core/context";
+import { decodeJson, encodeJson } from "../wire/value-codec";
+import { LogLevel, rootLogger } from "../core/logger";
+import { Broker, type BrokerTestHooks, type SubscriptionStats } from "./broker";
+import { FileJournal } from "./journal";
+import { PubSubSubscription, PubSubTopic } from "./handles";
+
+export { PubSubTopic, PubSubSubscription };
+
+function logAt(level: LogLevel) {
+  return (msg: string, fields: Record<string, unknown>, err?: unknown): void => {
+    const error = err === undefined || err instanceof Error ? err : new Error(String(err));
+    rootLogger.log(null, level as number as Napi.LogLevel, msg, error, undefined, fields);
+  };
+}
+
+const broker = new Broker({
+  model: appModel,
+  encode: encodeJson,
+  decode: decodeJson,
+  log: { warn: logAt(LogLevel.Warn), error: logAt(LogLevel.Error) },
+  journal: testMode ? undefined : new FileJournal(path.join(dataDir, "pubsub")),
+});
+
+export function openTopic(name: string): PubSubTopic {
+  return new PubSubTopic(broker, broker.topic(name).name);
+}
+
+export function openSubscription(cfg: Napi.PubSubSubscriptionConfig): PubSubSubscription {
+  broker.subscription(cfg.topicName, cfg.subscriptionName);
+  return new PubSubSubscription(broker, cfg);
+}
+
+/**
+ * For tests (through local/testing.ts): drain(topic?, timeoutMs = 10 s) waits until nothing is queued,
+ * in flight or waiting for a retry; duplicateNext(topic, { copies, concurrent }) redelivers the next
+ * message; setBackoffScale(f) multiplies every retry backoff; reset() drops everything queued.
+ */
+export const pubsubTestHooks: BrokerTestHooks = broker.testHooks;
+
+/** Queued, in-flight and retrying messages of every subscription (the dashboard's Pub/Sub view). */
+export function pubsubStats(): SubscriptionStats[] {
+  return broker.stats();
+}
