@@ -3,6 +3,7 @@
 import { db } from "./db";
 import { GroupCommit } from "../lib/group-commit";
 import { utcDay } from "../lib/utc-day";
+import { targetFor } from "./device-targets";
 import type { Gone, Resolution } from "./resolution";
 import type { Visit } from "./visit";
 import { visitorHash, visitorKey } from "./visitors";
@@ -100,6 +101,8 @@ interface GroupVerdict {
   grp: number;
   granted: number;
   original_url: string | null;
+  ios_url: string | null;
+  android_url: string | null;
   gone: Gone;
 }
 
@@ -118,8 +121,9 @@ interface GroupVerdict {
  * 4. adds each counted visitor's hash to url_visitors: a hash already there is a visitor seen today;
  * 5. adds each group's granted clicks, and its visitors new today, to the link's row of the day for that
  *    combination of referrer host, device, country, browser, system, source and campaign (url_click_facts);
- * 6. answers each group; only a code that names no live link is looked up again, to tell an expired
- *    link from a missing one.
+ * 6. answers each group with its link's targets (an iPhone or Android visitor may have one of their
+ *    own); only a code that names no live link is looked up again, to tell an expired link from a
+ *    missing one.
  *
  * Either everything in the batch is counted or nothing is. Exported so a test can run two instances'
  * batches against each other.
@@ -139,7 +143,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       SELECT grp, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.hash}::text[]) AS v (grp, hash)
     ),
     locked AS MATERIALIZED (
-      SELECT id, code, original_url, clicks, max_clicks, password_hash IS NOT NULL AS protected FROM urls
+      SELECT id, code, original_url, ios_url, android_url, clicks, max_clicks, password_hash IS NOT NULL AS protected FROM urls
       WHERE code IN (SELECT code FROM batch) AND (expires_at IS NULL OR expires_at > now())
       ORDER BY code FOR UPDATE
     ),
@@ -177,7 +181,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       ON CONFLICT (url_id, day, host, device, country, browser, os, source, campaign)
       DO UPDATE SET clicks = f.clicks + EXCLUDED.clicks, visitors = f.visitors + EXCLUDED.visitors
     )
-    SELECT batch.grp::int AS grp, COALESCE(granted.n, 0) AS granted, locked.original_url,
+    SELECT batch.grp::int AS grp, COALESCE(granted.n, 0) AS granted, locked.original_url, locked.ios_url, locked.android_url,
            CASE WHEN locked.id IS NULL THEN
                   CASE WHEN EXISTS (SELECT FROM urls WHERE urls.code = batch.code AND urls.expires_at <= now())
                        THEN 'expired' ELSE 'not_found' END
@@ -189,11 +193,12 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
   // A group's first `granted` clicks, in the batch's order, are the counted ones.
   const byGroup: GroupVerdict[] = [];
   for (const verdict of verdicts) byGroup[verdict.grp - 1] = verdict;
-  return groupOfClick.map((i): Resolution => {
+  return groupOfClick.map((i, k): Resolution => {
     const verdict = byGroup[i];
     if (verdict.granted === 0 || verdict.original_url === null) return { gone: verdict.gone };
     verdict.granted--;
-    return { target: verdict.original_url };
+    const targets = { originalUrl: verdict.original_url, iosUrl: verdict.ios_url, androidUrl: verdict.android_url };
+    return { target: targetFor(targets, clicks[k].os) };
   });
 }
 

@@ -7,15 +7,20 @@ export const MIN_LINK_PASSWORD = 8;
 export const MAX_LINK_PASSWORD = 128;
 
 /**
- * linkPasswordHash checks a new link password and returns its hash. The request types bound it in UTF-8
- * bytes (what Encore's validation counts); this counts characters, as the message says.
+ * validateLinkPassword returns a new link password if it is 8 to 128 characters long. The request types
+ * bound it in UTF-8 bytes (what Encore's validation counts); this counts characters, as the message says.
  */
-export async function linkPasswordHash(password: string): Promise<string> {
+export function validateLinkPassword(password: string): string {
   const length = [...password].length;
   if (length < MIN_LINK_PASSWORD || length > MAX_LINK_PASSWORD) {
     throw APIError.invalidArgument(`password must be ${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters`);
   }
-  return hashPassword(password);
+  return password;
+}
+
+/** linkPasswordHash checks a new link password and returns its hash. */
+export function linkPasswordHash(password: string): Promise<string> {
+  return hashPassword(validateLinkPassword(password));
 }
 
 /** linkPasswordMatches compares a visitor's password with the link's hash in constant time. */

@@ -18,4 +18,10 @@ export interface Link {
   hasPassword: boolean;
   /** How many clicks the link sends on before it stops; null when unlimited. */
   maxClicks: number | null;
+  /** Lower-case labels, in the order given. */
+  tags: string[];
+  /** Where iPhone and iPad visitors go; null when to originalUrl. */
+  iosUrl: string | null;
+  /** Where Android visitors go; null when to originalUrl. */
+  androidUrl: string | null;
 }

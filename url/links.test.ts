@@ -50,6 +50,9 @@ describe("GET /urls", () => {
         lastClickedAt: null,
         hasPassword: false,
         maxClicks: null,
+        tags: [],
+        iosUrl: null,
+        androidUrl: null,
       },
     ]);
   });

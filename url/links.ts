@@ -1,5 +1,6 @@
 // GET /urls and DELETE /urls/:code: the signed-in user's own links.
 import { api, APIError, type Query } from "encore.dev/api";
+import type { MaxLen } from "encore.dev/validate";
 import { ObjectNotFound } from "encore.dev/storage/objects";
 import log from "encore.dev/log";
 import { publicBaseUrl, shortUrl } from "./base-url";
@@ -10,15 +11,23 @@ import { decodeCursor, encodeCursor } from "./cursor";
 import { db } from "./db";
 import type { Link } from "./link";
 import { qrCodeUrl, qrObjectName } from "./qr";
+import { validateTag } from "./tags";
 
 /** PAGE_SIZE is how many links one GET /urls page holds. */
 export const PAGE_SIZE = 20;
 
-/** ListUrlsRequest picks the page. */
+/** ListUrlsRequest picks the page, and optionally a tag and a search. */
 export interface ListUrlsRequest {
-  /** nextCursor from the previous page; absent for the first page. */
+  /** nextCursor from the previous page; absent for the first page. Pass the same tag and q with it. */
   cursor?: Query<string>;
+  /** Only links with this tag (any letter case). */
+  tag?: Query<string>;
+  /** Only links whose code (or alias) or target contains this text, in any letter case; at most 200 characters. */
+  q?: Query<string & MaxLen<800>>;
 }
+
+/** The longest search text, in characters. */
+const MAX_SEARCH = 200;
 
 /** ListUrlsResponse is one page of links, newest first. */
 export interface ListUrlsResponse {
@@ -43,6 +52,9 @@ export interface LinkRow {
   last_clicked_at: Date | null;
   has_password: boolean;
   max_clicks: number | null;
+  tags: string[];
+  ios_url: string | null;
+  android_url: string | null;
 }
 
 /** toLink describes a stored link to its owner. */
@@ -58,6 +70,9 @@ export function toLink(row: LinkRow, base: string): Link {
     lastClickedAt: row.last_clicked_at,
     hasPassword: row.has_password,
     maxClicks: row.max_clicks,
+    tags: row.tags,
+    iosUrl: row.ios_url,
+    androidUrl: row.android_url,
   };
 }
 
@@ -67,15 +82,19 @@ export function toLink(row: LinkRow, base: string): Link {
  */
 export const listUrls = api(
   { expose: true, auth: true, method: "GET", path: "/urls" },
-  async ({ cursor }: ListUrlsRequest): Promise<ListUrlsResponse> => {
+  async ({ cursor, tag, q }: ListUrlsRequest): Promise<ListUrlsResponse> => {
     const creator = callerID();
     const before = cursor === undefined ? null : decodeCursor(cursor);
+    const withTag = tag === undefined || tag === "" ? null : validateTag(tag, "tag");
+    const search = q === undefined || q.trim() === "" ? null : likePattern(q.trim());
     // One row more than a page tells whether another page follows.
     const rows = await db.queryAll<LinkRow>`
       SELECT id, code, original_url, clicks, created_at, expires_at, last_clicked_at,
-             password_hash IS NOT NULL AS has_password, max_clicks
+             password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url
       FROM urls
       WHERE creator = ${creator} AND (${before}::int IS NULL OR id < ${before}::int)
+        AND (${withTag}::text IS NULL OR tags @> ARRAY[${withTag}::text])
+        AND (${search}::text IS NULL OR code ILIKE ${search}::text OR original_url ILIKE ${search}::text)
       ORDER BY id DESC
       LIMIT ${PAGE_SIZE + 1}
     `;
@@ -87,6 +106,12 @@ export const listUrls = api(
     };
   },
 );
+
+/** likePattern matches `text` anywhere, taking its own %, _ and backslashes literally (LIKE escapes with a backslash). */
+function likePattern(text: string): string {
+  if ([...text].length > MAX_SEARCH) throw APIError.invalidArgument(`q must be at most ${MAX_SEARCH} characters`);
+  return `%${text.replace(/[\\%_]/g, "\\$&")}%`;
+}
 
 /**
  * deleteUrl removes one of the caller's links and then its QR image. Someone else's link is

@@ -2,6 +2,7 @@
 import { APIError } from "encore.dev/api";
 import { isLinkCode } from "./alias";
 import { db } from "./db";
+import { targetFor } from "./device-targets";
 
 /**
  * Gone says why a code leads nowhere for this visit: no such link, a link past its expiry or its click
@@ -29,19 +30,22 @@ export function goneError(gone: Gone): APIError {
 /** LinkState is a link's row as a check without a click reads it. */
 interface LinkState {
   original_url: string;
+  ios_url: string | null;
+  android_url: string | null;
   expired: boolean;
   limit_reached: boolean;
   protected: boolean;
 }
 
 /**
- * peekLink resolves `code` without counting a click (HEAD), with the same verdicts as a counted click.
- * A link stops resolving at the instant it expires: the database clock decides, as it does for clicks.
+ * peekLink resolves `code` for a visitor on `os` without counting a click (HEAD), with the same
+ * verdicts as a counted click. A link stops resolving at the instant it expires: the database clock
+ * decides, as it does for clicks.
  */
-export async function peekLink(code: string): Promise<Resolution> {
+export async function peekLink(code: string, os: string): Promise<Resolution> {
   if (!isLinkCode(code)) return { gone: "not_found" };
   const row = await db.queryRow<LinkState>`
-    SELECT original_url, (expires_at IS NOT NULL AND expires_at <= now()) AS expired,
+    SELECT original_url, ios_url, android_url, (expires_at IS NOT NULL AND expires_at <= now()) AS expired,
            (max_clicks IS NOT NULL AND clicks >= max_clicks) AS limit_reached, password_hash IS NOT NULL AS protected
     FROM urls WHERE code = ${code}
   `;
@@ -49,5 +53,5 @@ export async function peekLink(code: string): Promise<Resolution> {
   if (row.expired) return { gone: "expired" };
   if (row.protected) return { gone: "password_required" };
   if (row.limit_reached) return { gone: "limit_reached" };
-  return { target: row.original_url };
+  return { target: targetFor({ originalUrl: row.original_url, iosUrl: row.ios_url, androidUrl: row.android_url }, os) };
 }

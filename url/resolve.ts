@@ -5,6 +5,7 @@ import { prefersHtml } from "./accept";
 import { isLinkCode } from "./alias";
 import { countClick } from "./clicks";
 import { goneError, peekLink, type Resolution } from "./resolution";
+import { describeAgent } from "./user-agent";
 import { describeVisit, type Visit } from "./visit";
 import { writeGonePage } from "./visitor-page";
 
@@ -25,7 +26,9 @@ import { writeGonePage } from "./visitor-page";
 export const resolve = api.raw({ expose: true, method: ["GET", "HEAD"], path: "/:code" }, async (req, resp) => {
   const code = codeParam(req.url ?? "");
   const head = req.method === "HEAD";
-  const resolution = head ? await peekLink(code) : await recordClick(code, describeVisit(req.url ?? "", req.headers));
+  const resolution = head
+    ? await peekLink(code, describeAgent(req.headers["user-agent"]).os)
+    : await recordClick(code, describeVisit(req.url ?? "", req.headers));
   const browser = prefersHtml(req.headers.accept);
   if ("gone" in resolution && !browser) throw goneError(resolution.gone);
 

@@ -12,7 +12,7 @@ describe("PATCH /urls/:code through the client", () => {
     await expectAPIError(
       url.updateUrl({ code }, { authData: user }),
       ErrCode.InvalidArgument,
-      "nothing to change: give url, expiresAt, password or maxClicks",
+      "nothing to change: give any of url, expiresAt, password, maxClicks, tags, utm, iosUrl, androidUrl",
     );
     await expectAPIError(
       url.updateUrl({ code, url: "ftp://example.com/" }, { authData: user }),
@@ -97,7 +97,7 @@ describeLocal("PATCH /urls/:code over HTTP", () => {
       [{ url: "javascript:alert(1)" }, 'url scheme "javascript:" is not allowed: only http and https links can be shortened'],
       [{ url: `${api.baseUrl}/loop` }, "url points back at this URL shortener"],
       [{ expiresAt: new Date(Date.now() - 1000).toISOString() }, "expiresAt must be in the future"],
-      [{}, "nothing to change: give url, expiresAt, password or maxClicks"],
+      [{}, "nothing to change: give any of url, expiresAt, password, maxClicks, tags, utm, iosUrl, androidUrl"],
     ];
     for (const [body, message] of cases) {
       const resp = await call("PATCH", `/urls/${code}`, api.tokens[0], body);

@@ -1,18 +1,20 @@
-// PATCH /urls/:code: the owner changes where a link points, when it expires, its password or its click limit.
+// PATCH /urls/:code: the owner changes any of a link's fields but its code.
 import { api, APIError } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
 import { isLinkCode } from "./alias";
 import { ownHosts, publicBaseUrl } from "./base-url";
 import { callerID } from "./caller";
+import { validateMaxClicks } from "./click-limit";
 import { db } from "./db";
 import { validateExpiry } from "./expiry";
 import type { Link } from "./link";
-import { toLink, type LinkRow } from "./links";
-import { validateTarget } from "./validate-target";
-import { validateMaxClicks } from "./click-limit";
 import { linkPasswordHash } from "./link-password";
+import { toLink, type LinkRow } from "./links";
+import { validateTags, type Tag } from "./tags";
+import { withUtm, type Utm } from "./utm";
+import { validateTarget } from "./validate-target";
 
-/** UpdateUrlRequest names the link and what to change; an absent field stays as it is. */
+/** UpdateUrlRequest names the link and what to change; an absent field stays as it is, null removes it. */
 export interface UpdateUrlRequest {
   code: string;
   /** The new target, checked like POST /shorten's. */
@@ -23,7 +25,18 @@ export interface UpdateUrlRequest {
   password?: (string & MinLen<8> & MaxLen<512>) | null;
   /** A new click limit (1 to 10^9), or null to remove it. A limit at or below the clicks so far stops the link. */
   maxClicks?: (number & Min<1> & Max<1000000000>) | null;
+  /** The link's tags from now on (at most 10), or null for none. */
+  tags?: (Tag[] & MaxLen<10>) | null;
+  /** Campaign parameters merged into the target (url if given, else the stored one); null removes all five. */
+  utm?: Utm | null;
+  /** Where iPhone and iPad visitors go, or null to send them to url. */
+  iosUrl?: string | null;
+  /** Where Android visitors go, or null to send them to url. */
+  androidUrl?: string | null;
 }
+
+/** The fields a request can change, in the order "nothing to change" names them. */
+const FIELDS = ["url", "expiresAt", "password", "maxClicks", "tags", "utm", "iosUrl", "androidUrl"] as const;
 
 /**
  * updateUrl changes one of the caller's links. The code and the QR image stay: the image encodes the
@@ -31,16 +44,22 @@ export interface UpdateUrlRequest {
  */
 export const updateUrl = api(
   { expose: true, auth: true, method: "PATCH", path: "/urls/:code" },
-  async ({ code, url, expiresAt, password, maxClicks }: UpdateUrlRequest): Promise<Link> => {
+  async (req: UpdateUrlRequest): Promise<Link> => {
+    const { code, url, expiresAt, password, maxClicks, tags, utm, iosUrl, androidUrl } = req;
     const creator = callerID();
-    if ([url, expiresAt, password, maxClicks].every((field) => field === undefined)) {
-      throw APIError.invalidArgument("nothing to change: give url, expiresAt, password or maxClicks");
+    if (FIELDS.every((field) => req[field] === undefined)) {
+      throw APIError.invalidArgument(`nothing to change: give any of ${FIELDS.join(", ")}`);
     }
     const base = publicBaseUrl();
-    const target = url === undefined ? null : validateTarget(url, ownHosts(base));
+    const own = ownHosts(base);
+    let target = url === undefined ? null : validateTarget(url, own);
     const expiry = expiresAt === undefined || expiresAt === null ? null : validateExpiry(expiresAt);
     const limit = maxClicks === undefined || maxClicks === null ? null : validateMaxClicks(maxClicks);
+    const tagList = tags === undefined || tags === null ? [] : validateTags(tags);
+    const ios = iosUrl === undefined || iosUrl === null ? null : validateTarget(iosUrl, own, "iosUrl");
+    const android = androidUrl === undefined || androidUrl === null ? null : validateTarget(androidUrl, own, "androidUrl");
     if (!isLinkCode(code)) throw APIError.notFound("URL not found");
+    if (utm !== undefined) target = withUtm(target ?? (await storedTarget(code, creator)), utm, own);
     // Hashing costs tens of milliseconds, so it comes after every cheap check.
     const passwordHash = password === undefined || password === null ? null : await linkPasswordHash(password);
     const row = await db.queryRow<LinkRow>`
@@ -48,12 +67,22 @@ export const updateUrl = api(
         original_url = COALESCE(${target}, original_url),
         expires_at = CASE WHEN ${expiresAt !== undefined} THEN ${expiry}::timestamptz ELSE expires_at END,
         password_hash = CASE WHEN ${password !== undefined} THEN ${passwordHash}::text ELSE password_hash END,
-        max_clicks = CASE WHEN ${maxClicks !== undefined} THEN ${limit}::int ELSE max_clicks END
+        max_clicks = CASE WHEN ${maxClicks !== undefined} THEN ${limit}::int ELSE max_clicks END,
+        tags = CASE WHEN ${tags !== undefined} THEN ${tagList}::text[] ELSE tags END,
+        ios_url = CASE WHEN ${iosUrl !== undefined} THEN ${ios}::text ELSE ios_url END,
+        android_url = CASE WHEN ${androidUrl !== undefined} THEN ${android}::text ELSE android_url END
       WHERE code = ${code} AND creator = ${creator}
       RETURNING id, code, original_url, clicks, created_at, expires_at, last_clicked_at,
-                password_hash IS NOT NULL AS has_password, max_clicks
+                password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url
     `;
     if (row === null) throw APIError.notFound("URL not found");
     return toLink(row, base);
   },
 );
+
+/** storedTarget is the caller's link's current target, for UTM parameters given without a new url. */
+async function storedTarget(code: string, creator: string): Promise<string> {
+  const row = await db.queryRow<{ original_url: string }>`SELECT original_url FROM urls WHERE code = ${code} AND creator = ${creator}`;
+  if (row === null) throw APIError.notFound("URL not found");
+  return row.original_url;
+}

@@ -18,33 +18,33 @@ const LOOPBACK =
 /**
  * validateTarget returns the normalized form of `raw` (WHATWG URL serialization: ASCII only, so it is
  * safe in a Location header) or throws invalid_argument naming the problem. `ownHosts` are the
- * hostnames of this shortener; a link to them would redirect back into it.
+ * hostnames of this shortener; a link to them would redirect back into it. Messages name `field`.
  */
-export function validateTarget(raw: string, ownHosts: readonly string[]): string {
+export function validateTarget(raw: string, ownHosts: readonly string[], field = "url"): string {
   const text = raw.trim();
-  if (text === "") throw invalid("url is empty");
-  if (tooLong(text)) throw invalid(`url is longer than ${MAX_TARGET_BYTES} bytes`);
+  if (text === "") throw invalid(`${field} is empty`);
+  if (tooLong(text)) throw invalid(`${field} is longer than ${MAX_TARGET_BYTES} bytes`);
 
-  const url = parseAbsolute(text);
+  const url = parseAbsolute(text, field);
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw invalid(`url scheme "${url.protocol}" is not allowed: only http and https links can be shortened`);
+    throw invalid(`${field} scheme "${url.protocol}" is not allowed: only http and https links can be shortened`);
   }
   if (url.username !== "" || url.password !== "") {
-    throw invalid("url must not contain a username or password");
+    throw invalid(`${field} must not contain a username or password`);
   }
-  if (isOwnHost(url.hostname, ownHosts)) throw invalid("url points back at this URL shortener");
+  if (isOwnHost(url.hostname, ownHosts)) throw invalid(`${field} points back at this URL shortener`);
 
   // Percent-encoding can lengthen the text, so the stored form is measured too.
-  if (tooLong(url.href)) throw invalid(`url is longer than ${MAX_TARGET_BYTES} bytes`);
+  if (tooLong(url.href)) throw invalid(`${field} is longer than ${MAX_TARGET_BYTES} bytes`);
   return url.href;
 }
 
-function parseAbsolute(text: string): URL {
+function parseAbsolute(text: string, field: string): URL {
   if (URL.canParse(text)) return new URL(text);
   if (!/\s/.test(text) && URL.canParse(text, PROBE_BASE)) {
-    throw invalid("url must be absolute, starting with http:// or https://");
+    throw invalid(`${field} must be absolute, starting with http:// or https://`);
   }
-  throw invalid("url is not a valid URL");
+  throw invalid(`${field} is not a valid URL`);
 }
 
 function isOwnHost(hostname: string, ownHosts: readonly string[]): boolean {

@@ -120,7 +120,7 @@ describe("dashboard API", () => {
     const { body } = await get("/api/catalog");
     expect(body.services.map((s: any) => s.name).sort()).toEqual(["analytics", "auth", "url", "web"]);
     const all = body.services.flatMap((s: any) => s.endpoints);
-    expect(all).toHaveLength(20);
+    expect(all).toHaveLength(21);
     const shorten = all.find((e: any) => e.id === "url.shorten");
     expect(shorten).toMatchObject({
       methods: ["POST"],
@@ -129,8 +129,18 @@ describe("dashboard API", () => {
       expose: true,
       doc: expect.stringContaining("shorten stores"),
     });
-    expect(shorten.request.fields.map((f: any) => f.name)).toEqual(["url", "alias", "expiresAt", "password", "maxClicks"]);
-    expect(shorten.response.fields.map((f: any) => f.name)).toEqual(["code", "shortUrl", "qrCodeUrl", "expiresAt"]);
+    expect(shorten.request.fields.map((f: any) => f.name)).toEqual([
+      "url",
+      "alias",
+      "expiresAt",
+      "password",
+      "maxClicks",
+      "tags",
+      "utm",
+      "iosUrl",
+      "androidUrl",
+    ]);
+    expect(shorten.response.fields.map((f: any) => f.name)).toEqual(["code", "shortUrl", "qrCodeUrl", "originalUrl", "expiresAt"]);
     expect(all.find((e: any) => e.id === "web.assets")).toMatchObject({ methods: ["GET", "HEAD"], path: "/ui/*path", auth: false });
     expect(all.find((e: any) => e.id === "url.resolve")).toMatchObject({ methods: ["GET", "HEAD"], path: "/:code", auth: false });
   });

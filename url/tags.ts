@@ -1,0 +1,48 @@
+// Tags: short lower-case labels on links, to filter GET /urls and to count in GET /tags.
+import { api, APIError } from "encore.dev/api";
+import type { MatchesRegexp, MaxLen, MinLen } from "encore.dev/validate";
+import { callerID } from "./caller";
+import { db } from "./db";
+
+/** MAX_TAGS is how many tags one link may carry. */
+export const MAX_TAGS = 10;
+
+/** TAG_SHAPE is one tag as given: 1 to 32 letters, digits, '-' or '_'. */
+const TAG_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** Tag is one tag in a request type. */
+export type Tag = string & MinLen<1> & MaxLen<32> & MatchesRegexp<"^[A-Za-z0-9_-]+$">;
+
+/** validateTag returns a tag lower-cased, or throws invalid_argument naming `field`. */
+export function validateTag(tag: string, field = "tags"): string {
+  if (!TAG_SHAPE.test(tag)) throw APIError.invalidArgument(`${field}: each tag must be 1 to 32 letters, digits, '-' or '_'`);
+  return tag.toLowerCase();
+}
+
+/** validateTags returns the tags lower-cased, each once, in the order given; at most 10. */
+export function validateTags(tags: readonly string[]): string[] {
+  const unique = [...new Set(tags.map((t) => validateTag(t)))];
+  if (unique.length > MAX_TAGS) throw APIError.invalidArgument(`tags: at most ${MAX_TAGS} tags per link`);
+  return unique;
+}
+
+/** TagCount is one tag and how many of the caller's links carry it. */
+export interface TagCount {
+  name: string;
+  links: number;
+}
+
+/** ListTagsResponse is every tag on the caller's links, by name. */
+export interface ListTagsResponse {
+  tags: TagCount[];
+}
+
+/** listTags counts the caller's links per tag, so a client can offer them as filters. */
+export const listTags = api({ expose: true, auth: true, method: "GET", path: "/tags" }, async (): Promise<ListTagsResponse> => {
+  const creator = callerID();
+  const tags = await db.queryAll<TagCount>`
+    SELECT tag AS name, count(*)::int AS links FROM urls, unnest(tags) AS tag
+    WHERE creator = ${creator} GROUP BY tag ORDER BY tag
+  `;
+  return { tags };
+});
