@@ -9,7 +9,7 @@ import { describe, expect, test } from "vitest";
 const localDir = path.dirname(fileURLToPath(import.meta.url));
 
 /** The top-level folders of local/, lowest first: a file imports only from its own floor or a lower one. The files at local/'s root (the doors, the CLI) stand above them all. */
-const FLOORS = ["model", "compiler", "codegen", "trace", "runtime", "ops", "devtools", "hooks"];
+const FLOORS = ["model", "compiler", "codegen", "runtime", "ops", "devtools", "hooks"];
 
 /** Not code of the runtime: the fixtures' apps and corpora. */
 const SKIPPED = new Set(["__tests__", "node_modules"]);

@@ -2,8 +2,8 @@
 // outbox removals): what GroupCommit announces on the `group-commit` diagnostics channel, kept here for
 // the dashboard.
 import diagnostics_channel from "node:diagnostics_channel";
-import type { TraceError } from "../../trace/model";
-import { traceError } from "../../trace/tracer";
+import type { TraceError } from "../trace/model";
+import { traceError } from "../trace/tracer";
 
 /** lib/group-commit.ts's BATCH_CHANNEL (named, not imported: the runtime never imports the app). */
 const CHANNEL = "group-commit";

@@ -2,7 +2,6 @@
 // DASH_PORT (0 picks a free port, "off" disables it). Loopback only.
 import { onShutdown } from "../../runtime/lifecycle/server";
 import { OutputCapture } from "./output";
-import { startDashboard } from "./server";
 
 const DEFAULT_PORT = 9400;
 
@@ -22,6 +21,8 @@ export async function startDevDashboard(): Promise<void> {
   if (port === null) return;
   const output = new OutputCapture();
   try {
+    // Loaded only now: the server starts the tracer, which the runtime then announces to.
+    const { startDashboard } = await import("./server");
     const dash = await startDashboard(port, output);
     output.start();
     onShutdown(async () => {

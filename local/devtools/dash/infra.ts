@@ -5,8 +5,8 @@ import { openDatabase, QueryArgs } from "../../runtime/sqldb";
 import { openBucket, TypedObjectError } from "../../runtime/objects";
 import { pubsubStats } from "../../runtime/pubsub";
 import { runCronJob } from "../../runtime/cron";
-import { tracer } from "../../trace";
-import { traceError } from "../../trace/tracer";
+import { tracer } from "../trace";
+import { traceError } from "../trace/tracer";
 
 export interface MigrationStatus {
   database: string;

@@ -3,7 +3,7 @@
 // transaction, and maps a missing value and a failed condition the way Encore's binding does.
 import type { Napi } from "../../model/napi";
 import type { Command, CommandRunner, Reply } from "./commands";
-import { traced } from "../../trace";
+import { announced, channels } from "../core/events";
 
 type Source = Napi.Request | null | undefined;
 
@@ -94,11 +94,12 @@ export class CacheCluster implements Napi.CacheCluster {
    * (Encore's CacheCallStart/End: operation, keys, write, result); a failure names the operation and its keys.
    */
   private exec(source: Source, operation: string, keys: string[], commands: Command[]): Promise<Reply[]> {
-    const fields = { operation, keys, write: !READS.has(operation) };
-    return traced(
+    if (!channels.cache.hasSubscribers) return this.send(operation, keys, commands);
+    return announced(
+      channels.cache,
       source,
       "cache_call",
-      fields,
+      () => ({ operation, keys, write: !READS.has(operation) }),
       () => this.send(operation, keys, commands),
       (replies) => ({
         fields: { result: callResult(operation, replies[0]) },

@@ -2,7 +2,7 @@
 // operation, the prefixed keys, read or write, and the result (a miss, a refused SET NX, an error).
 import { afterAll, describe, expect, it } from "vitest";
 import type { Napi } from "../../model/napi";
-import { tracer } from "../../trace";
+import { tracer } from "../../devtools/trace";
 import { CacheCluster } from "./cluster";
 import { MemoryRunner } from "./memory";
 

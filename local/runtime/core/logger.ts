@@ -2,7 +2,7 @@
 // unless LOG_LEVEL asks for more.
 import type { Napi } from "../../model/napi";
 import { testMode } from "./context";
-import { traceLog } from "../../trace";
+import { channels, type LogAnnouncement } from "./events";
 import { isoNow } from "./clock";
 
 export enum LogLevel {
@@ -60,7 +60,16 @@ export class Logger implements Napi.Logger {
     fields?: Record<string, unknown>,
   ): void {
     if ((level as number) < this.min) return;
-    traceLog(request, names[level], msg, fields ? { ...this.fields, ...fields } : this.fields, error);
+    if (channels.log.hasSubscribers) {
+      const line: LogAnnouncement = {
+        source: request,
+        level: names[level],
+        msg,
+        fields: fields ? { ...this.fields, ...fields } : this.fields,
+      };
+      if (error) line.error = error.message;
+      channels.log.publish(line);
+    }
     const meta = request?.meta();
     const endpoint = meta?.apiCall ? `${meta.apiCall.api.service}.${meta.apiCall.api.endpoint}` : undefined;
     const all = { endpoint, ...this.fields, ...fields, err: error?.message };

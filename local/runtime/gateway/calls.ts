@@ -7,7 +7,7 @@ import { decodeJson, encodeJson, DecodeError } from "../wire/value-codec";
 import { ApiCallError, toWireError, wireError } from "../wire/errors";
 import { registeredEndpoint } from "./registry";
 import { invokeTyped, requestMeta } from "./invoke";
-import { recordRequestPayload, recordResponsePayload, spanOf, startEndpointSpan } from "../../trace";
+import { announceOperation, announceSpan, channels } from "../core/events";
 
 function fillPath(path: string, params: Record<string, unknown>): { path: string; pathParams: Record<string, string> } {
   const pathParams: Record<string, string> = {};
@@ -58,23 +58,34 @@ export async function apiCall(
     params,
   );
   // Encore's RPCCallStart in the caller's span, and the callee's span pointing back at it.
-  const caller = spanOf(source);
-  const callEvent = caller?.begin("rpc_call", { service, endpoint }) ?? null;
-  const span = startEndpointSpan(meta.trace!, ep.model, { method: meta.apiCall!.method, path, pathParams, callerEventId: callEvent?.id });
-  recordRequestPayload(span, ep.model, params);
+  const callEvent = announceOperation(channels.call, source, "rpc_call", { service, endpoint });
+  const span = channels.span.hasSubscribers
+    ? announceSpan({
+        kind: "request",
+        ids: meta.trace!,
+        service: ep.model.service,
+        endpoint: ep.model.name,
+        sensitive: ep.model.sensitive,
+        method: meta.apiCall!.method,
+        path,
+        pathParams,
+        callerEventId: callEvent?.id,
+      })
+    : null;
+  span?.requestPayload(params);
   try {
     const result = await invokeTyped(ep, params, meta, authData);
     const response = ep.model.response
       ? decodeJson(ep.model.response, encodeJson(ep.model.response, result.payload), "unable to decode response body")
       : null;
-    recordResponsePayload(span, ep.model, response);
+    span?.responsePayload(response);
     span?.end();
-    caller?.finish(callEvent);
+    callEvent?.finish();
     return response;
   } catch (e) {
     const wire = toWireError(e);
-    span?.end(undefined, wire);
-    caller?.finish(callEvent, null, wire);
+    span?.end(wire);
+    callEvent?.finish(null, wire);
     if (wire.internalMessage) rootLogger.with({ service, endpoint }).log(null, 5, "internal error in service call", e as Error);
     return new ApiCallError(wire);
   }

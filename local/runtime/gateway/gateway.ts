@@ -8,7 +8,7 @@ import { Request, newTrace } from "../core/request";
 import { decodeValue, DecodeError } from "../wire/value-codec";
 import { fail, toWireError, WireErrorSignal, type WireError } from "../wire/errors";
 import { runIsolated } from "../wire/isolate";
-import { startSpanFor } from "../../trace";
+import { announceHandlerSpan, channels } from "../core/events";
 
 export class Gateway implements Napi.Gateway {}
 
@@ -69,18 +69,20 @@ export function authenticate(src: CredentialSource, meta: Napi.RequestMeta): Aut
 async function runAuthHandler(handler: AuthHandlerModel, params: Record<string, unknown>, meta: Napi.RequestMeta): Promise<AuthOutcome> {
   // Object.assign rather than a spread with more properties, which costs microseconds on Node 20 (see forwarded.ts).
   const req = new Request({ payload: params, meta: Object.assign({}, meta, { trace: newTrace(meta.trace) }) });
-  const span = startSpanFor(req, "auth", { service: handler.service, endpoint: handler.name, payload: params });
+  const span = channels.span.hasSubscribers
+    ? announceHandlerSpan(req, "auth", { service: handler.service, endpoint: handler.name, payload: params })
+    : null;
   let result: unknown;
   try {
     result = await runIsolated(() => authFn!(req));
   } catch (e) {
     const wire = toWireError(e);
-    span?.end(undefined, wire);
+    span?.end(wire);
     if (wire.code === "unauthenticated") return { data: null, error: wire };
     throw new WireErrorSignal(wire);
   }
   const data = result as Record<string, unknown> | null;
-  span?.end({ uid: typeof data?.userID === "string" ? data.userID : undefined, userData: span.text(data) });
+  span?.end(undefined, { uid: typeof data?.userID === "string" ? data.userID : undefined, userData: data });
   if (!data || typeof data.userID !== "string" || data.userID === "") return NO_CREDENTIALS;
   return { data };
 }

@@ -27,7 +27,7 @@ import { CorsPolicy, corsModeFromEnv } from "../gateway/cors";
 import { HEALTHZ_PATH, sendHealth } from "../gateway/healthz";
 import { readGlobalCors } from "../../compiler/base/appfile";
 import { startupBanner } from "./banner";
-import { bindHttpSpan, recordHttpBody, recordHttpError, recordRequestPayload, startEndpointSpan } from "../../trace";
+import { announceSpan, channels, type SpanRecorder } from "../core/events";
 
 type Routed = RegisteredEndpoint | StaticEndpoint;
 
@@ -94,6 +94,9 @@ async function readBody(req: http.IncomingMessage, limit: number | null): Promis
   return Buffer.concat(chunks);
 }
 
+/** The recorder of each HTTP answer's request span, when a listener records spans. */
+const answerSpans = new WeakMap<http.ServerResponse, SpanRecorder>();
+
 function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
   // A client that has gone gets nothing; the request's work (a stored link, a counted click) stands.
   if (res.destroyed) return;
@@ -102,7 +105,7 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown, heade
   res.writeHead(status, Object.assign({}, headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }));
   res.end(text);
   // The JSON text itself: the trace shows the same text, without serializing the body a second time.
-  recordHttpBody(res, text);
+  if (channels.span.hasSubscribers) answerSpans.get(res)?.responsePayload(text);
 }
 
 function sendError(res: http.ServerResponse, e: WireError): void {
@@ -151,8 +154,21 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).
   const trace = newTrace();
   res.setHeader("X-Encore-Trace-Id", trace.traceId);
-  const span = startEndpointSpan(trace, ep.model, { method, path: url.pathname, pathParams: found.params, headers });
-  bindHttpSpan(res, span, ep.model);
+  const span = channels.span.hasSubscribers
+    ? announceSpan({
+        kind: "request",
+        ids: trace,
+        service: ep.model.service,
+        endpoint: ep.model.name,
+        sensitive: ep.model.sensitive,
+        method,
+        path: url.pathname,
+        pathParams: found.params,
+        requestHeaders: headers,
+        http: { res, ownAnswer: ep.model.raw || ep.model.staticAssets !== null },
+      })
+    : null;
+  if (span) answerSpans.set(res, span);
   const call: CallSite = { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers };
   // The auth handler and a raw endpoint see the same metadata: built once (typed endpoints add their payload).
   const baseMeta = requestMeta(ep, trace, call, undefined);
@@ -185,7 +201,7 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   });
   // endpoint.rs decodes the request before it checks that the endpoint is exposed.
   refuseIfPrivate(ep);
-  recordRequestPayload(span, ep.model, payload);
+  span?.requestPayload(payload);
   const result = await invokeTyped(ep, payload, requestMeta(ep, trace, call, payload), outcome.data);
   const out = encodeHttpResponse(ep.model, result.payload);
   const extra = Object.assign({}, result.extraHeaders, out.headers);
@@ -219,7 +235,7 @@ function requestListener(gw: Gateway): http.RequestListener {
       (e: unknown) => {
         try {
           const wire = toWireError(e);
-          recordHttpError(res, wire);
+          if (channels.span.hasSubscribers) answerSpans.get(res)?.error(wire);
           // Routing errors have internal messages too; only an internal error is the app's fault.
           if (wire.code === "internal" && wire.internalMessage)
             rootLogger.log(

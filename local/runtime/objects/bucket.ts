@@ -4,7 +4,7 @@ import type { Napi } from "../../model/napi";
 import { notFound, orObjectError, TypedObjectError } from "./errors";
 import { checkKey, keyProblem, type BucketStore, type StoredAttrs } from "./store";
 import type { SignedMethod, UrlSigner } from "./signing";
-import { traced } from "../../trace";
+import { announced, channels } from "../core/events";
 
 type Source = Napi.Request | null | undefined;
 
@@ -83,7 +83,14 @@ export class Bucket implements Napi.Bucket {
         observed = found.length;
         return new ListIterator(found.map((a) => new ListEntry(a)));
       });
-    return traced(source, "bucket_list", { bucket: this.ctx.name, prefix: options?.prefix }, run, (r) => outcome(r, () => ({ observed })));
+    return announced(
+      channels.bucket,
+      source,
+      "bucket_list",
+      () => ({ bucket: this.ctx.name, prefix: options?.prefix }),
+      run,
+      (r) => outcome(r, () => ({ observed })),
+    );
   }
 }
 
@@ -108,14 +115,26 @@ export class BucketObject implements Napi.BucketObject {
         if (attrs === null) throw notFound();
         return new ObjectAttrs(attrs);
       });
-    return traced(source, "bucket_get_attrs", this.fields(options?.version), run, (r) =>
-      outcome(r, (a: ObjectAttrs) => ({ attrs: { ...a } })),
+    return announced(
+      channels.bucket,
+      source,
+      "bucket_get_attrs",
+      () => this.fields(options?.version),
+      run,
+      (r) => outcome(r, (a: ObjectAttrs) => ({ attrs: { ...a } })),
     );
   }
 
   exists(options?: Napi.ExistsOptions | null, source?: Source): Promise<boolean | TypedObjectError> {
     const run = () => orObjectError(async () => ofVersion(await this.ctx.store.attrs(this.key), options?.version) !== null);
-    return traced(source, "bucket_get_attrs", this.fields(options?.version), run, (r) => outcome(r, (exists: boolean) => ({ exists })));
+    return announced(
+      channels.bucket,
+      source,
+      "bucket_get_attrs",
+      () => this.fields(options?.version),
+      run,
+      (r) => outcome(r, (exists: boolean) => ({ exists })),
+    );
   }
 
   upload(data: Buffer, opts?: Napi.UploadOptions | null, source?: Source): Promise<ObjectAttrs | TypedObjectError> {
@@ -124,8 +143,14 @@ export class BucketObject implements Napi.BucketObject {
         const notExists = opts?.preconditions?.notExists === true;
         return new ObjectAttrs(await this.ctx.store.put(this.key, data, opts?.contentType, notExists));
       });
-    const fields = { ...this.fields(undefined), contentType: opts?.contentType };
-    return traced(source, "bucket_upload", fields, run, (r) => outcome(r, (a: ObjectAttrs) => ({ size: a.size, version: a.version })));
+    return announced(
+      channels.bucket,
+      source,
+      "bucket_upload",
+      () => ({ ...this.fields(undefined), contentType: opts?.contentType }),
+      run,
+      (r) => outcome(r, (a: ObjectAttrs) => ({ size: a.size, version: a.version })),
+    );
   }
 
   signedUploadUrl(options?: Napi.UploadUrlOptions | null): Promise<Napi.SignedUploadUrl | TypedObjectError> {
@@ -143,7 +168,14 @@ export class BucketObject implements Napi.BucketObject {
         if (obj === null || ofVersion(obj.attrs, options?.version) === null) throw notFound();
         return obj.data;
       });
-    return traced(source, "bucket_download", this.fields(options?.version), run, (r) => outcome(r, (b: Buffer) => ({ size: b.length })));
+    return announced(
+      channels.bucket,
+      source,
+      "bucket_download",
+      () => this.fields(options?.version),
+      run,
+      (r) => outcome(r, (b: Buffer) => ({ size: b.length })),
+    );
   }
 
   /** A missing object is NotFound, as GCS (and so `encore run`) reports it. */
@@ -156,7 +188,14 @@ export class BucketObject implements Napi.BucketObject {
         if (!(await this.ctx.store.remove(this.key))) throw notFound();
         return null;
       });
-    return traced(source, "bucket_delete", this.fields(options?.version), run, (r) => outcome(r));
+    return announced(
+      channels.bucket,
+      source,
+      "bucket_delete",
+      () => this.fields(options?.version),
+      run,
+      (r) => outcome(r),
+    );
   }
 
   /** The bucket and object a trace event names. */

@@ -10,7 +10,7 @@ import { Request, newTrace } from "../core/request";
 import { runIsolated } from "../wire/isolate";
 import { detachedFromTransactions } from "../sqldb/lock";
 import type { Journal, JournaledMessage as JournalMessage } from "./journal";
-import { startSpanFor, traced } from "../../trace";
+import { announced, announceHandlerSpan, channels } from "../core/events";
 
 /** What the broker needs from the rest of the runtime; injected so tests can use a fake model. */
 export interface BrokerDeps {
@@ -161,10 +161,11 @@ export class Broker {
 
   /** Encodes the message and queues one copy per declared subscription; resolves with its id. */
   publish(topicName: string, body: unknown, source: Napi.Request | null): Promise<string> {
-    const queued = traced(
+    const queued = announced(
+      channels.publish,
       source,
       "pubsub_publish",
-      { topic: topicName },
+      () => ({ topic: topicName }),
       async () => this.enqueue(topicName, body, source),
       (msg) => ({
         fields: { messageId: msg.id, message: msg.wire },
@@ -309,13 +310,15 @@ export class Broker {
 
   /** Runs the handler inside a PUBSUB_MESSAGE span (Encore traces every delivery attempt). */
   private async traceDelivery(q: SubscriptionQueue, req: Request, handler: MessageHandler): Promise<unknown> {
-    const span = startSpanFor(req, "pubsub_message", { service: q.sub.service, payload: req.payload() });
+    const span = channels.span.hasSubscribers
+      ? announceHandlerSpan(req, "pubsub_message", { service: q.sub.service, payload: req.payload() })
+      : null;
     try {
       const result = await handler(req);
       span?.end();
       return result;
     } catch (e) {
-      span?.end(undefined, e);
+      span?.end(e);
       throw e;
     }
   }

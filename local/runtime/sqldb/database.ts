@@ -7,14 +7,15 @@ import { dbErrorDisplay, napiError } from "./errors";
 import { markOwner, newHolder, type Holder } from "./lock";
 import { migrate } from "./migrate";
 import { commandError, runStatement } from "./statement";
-import { type ActiveSpan, spanOf, traced } from "../../trace";
-import type { TraceEvent } from "../../trace/model";
+import { announced, announceOperation, channels, type OperationRecorder } from "../core/events";
 
 type Source = Napi.Request | null | undefined;
 
 /** Runs a statement as a traced DB query event of the request that issued it (Encore's DBQueryStart/End). */
 function tracedStatement(source: Source, database: string, sql: string, run: () => Promise<Outcome>, txId?: number): Promise<Outcome> {
-  return traced(source, "db_query", txId === undefined ? { database, query: sql } : { database, query: sql, txId }, run, (o) =>
+  if (!channels.query.hasSubscribers) return run();
+  const fields = () => (txId === undefined ? { database, query: sql } : { database, query: sql, txId });
+  return announced(channels.query, source, "db_query", fields, run, (o) =>
     "failed" in o ? { error: { code: o.failed.code, message: o.failed.message } } : { fields: { rows: o.rows.length } },
   );
 }
@@ -93,17 +94,16 @@ export class SqlDatabase implements Napi.SqlDatabase {
     markOwner(holder);
     const engine = await this.ready();
     const session = await engine.session(holder);
-    const span = spanOf(source);
-    const txEvent = span?.begin("db_transaction", { database: this.model.name }) ?? null;
+    const txEvent = announceOperation(channels.query, source, "db_transaction", { database: this.model.name });
     try {
       await session.simple("BEGIN");
     } catch (err) {
       session.release();
       const failure = commandError(err);
-      span?.finish(txEvent, null, failure);
+      txEvent?.finish(null, failure);
       throw failure;
     }
-    return new Transaction(engine, session, this.model.name, span && txEvent ? { span, event: txEvent } : null);
+    return new Transaction(engine, session, this.model.name, txEvent);
   }
 
   async acquire(): Promise<SqlConn> {
@@ -138,7 +138,7 @@ export class Transaction implements Napi.Transaction {
     session: Session,
     private readonly database: string,
     /** Encore's DBTransactionStart, in the span that began it; its queries point at it. */
-    private readonly traceTx: { span: ActiveSpan; event: TraceEvent } | null,
+    private readonly traceTx: OperationRecorder | null,
   ) {
     this.session = session;
     unfinished.register(this, session, this);
@@ -147,7 +147,7 @@ export class Transaction implements Napi.Transaction {
   async query(query: string, args: QueryArgs, source?: Source): Promise<Cursor> {
     const session = this.open();
     return new Cursor(
-      await tracedStatement(source, this.database, query, () => runStatement(this.engine, session, query, args), this.traceTx?.event.id),
+      await tracedStatement(source, this.database, query, () => runStatement(this.engine, session, query, args), this.traceTx?.id),
     );
   }
 
@@ -165,9 +165,9 @@ export class Transaction implements Napi.Transaction {
     if (t === null) return done;
     try {
       await done;
-      t.span.finish(t.event, { completion });
+      t.finish({ completion });
     } catch (err) {
-      t.span.finish(t.event, { completion }, err);
+      t.finish({ completion }, err);
       throw err;
     }
   }

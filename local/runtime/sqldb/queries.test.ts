@@ -1,7 +1,7 @@
 // Statements, transactions, connections and errors, on both engines.
 import { expect, it } from "vitest";
 import crypto from "node:crypto";
-import { tracer } from "../../trace";
+import { tracer } from "../../devtools/trace";
 import type { Napi } from "../../model/napi";
 import { Request } from "../core/request";
 import { QueryArgs } from "./cursor";

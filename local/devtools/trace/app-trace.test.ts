@@ -4,8 +4,8 @@
 // its request, and failed requests carry their error.
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { drainTopic, startTestServer, type TestServer } from "../testing";
-import { signUp } from "../../url/__tests__/helpers";
+import { drainTopic, startTestServer, type TestServer } from "../../testing";
+import { signUp } from "../../../url/__tests__/helpers";
 import { tracer } from "./index";
 import type { SpanRecord, TraceRecord } from "./model";
 

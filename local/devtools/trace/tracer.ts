@@ -2,6 +2,7 @@
 // kept in memory as a ring of the last N traces (what the dashboard lists and shows). Spans are found
 // by the span id in a request's trace data, the handle every native call receives as its `source`.
 import { AsyncLocalStorage } from "node:async_hooks";
+import type { SpanIds } from "../../runtime/core/events";
 import type { EventKind, SpanRecord, TraceError, TraceEvent, TraceRecord, TraceSummary } from "./model";
 
 export interface TracerOptions {
@@ -19,14 +20,6 @@ export interface TracerOptions {
 
 /** What a span starts with; ids come from the request's trace data. */
 export type SpanInit = Omit<SpanRecord, "events" | "droppedEvents" | "start" | "traceId" | "spanId" | "parentSpanId" | "parentTraceId">;
-
-/** The ids a span gets from the request it belongs to (Encore's TraceData). */
-export interface SpanIds {
-  traceId: string;
-  spanId: string;
-  parentSpanId?: string;
-  parentTraceId?: string;
-}
 
 /** What listeners hear: a span started or ended (the dashboard's live updates). */
 export type TraceNotice = { type: "span-start" | "span-end"; span: SpanRecord; trace: TraceRecord };

@@ -2,20 +2,12 @@
 // (proto/encore/engine/trace2/trace2.proto): spans (REQUEST, AUTH, PUBSUB_MESSAGE) holding events that
 // each have a start and an end (log lines are instants). Times are epoch milliseconds with fractions.
 
-export type SpanKind = "request" | "auth" | "pubsub_message";
+import type { OperationKind, SpanKind } from "../../runtime/core/events";
 
-export type EventKind =
-  | "log"
-  | "rpc_call"
-  | "db_query"
-  | "db_transaction"
-  | "pubsub_publish"
-  | "bucket_upload"
-  | "bucket_download"
-  | "bucket_get_attrs"
-  | "bucket_list"
-  | "bucket_delete"
-  | "cache_call";
+export type { SpanKind };
+
+/** An operation the runtime announces, or a log line (an instant). */
+export type EventKind = OperationKind | "log";
 
 /** Encore's trace2 Error: a message (the TS runtime records no stack). */
 export interface TraceError {

@@ -3,7 +3,6 @@
 import { EventEmitter } from "node:events";
 import type http from "node:http";
 import { describe, expect, it } from "vitest";
-import type { EndpointModel } from "../model/app-model";
 import { bindHttpSpan } from "./index";
 import { Tracer, optionsFromEnv, payloadText, type TracerOptions } from "./tracer";
 
@@ -122,7 +121,6 @@ describe("the span of a raw or static endpoint", () => {
   function closedResponse(status: number): http.ServerResponse {
     return Object.assign(new EventEmitter(), { statusCode: status, writableFinished: true, getHeaders: () => ({}) }) as never;
   }
-  const endpoint = (raw: boolean) => ({ raw, staticAssets: null, sensitive: false }) as unknown as EndpointModel;
 
   // Since 1.57.9 Encore judges a raw endpoint's answer by its status (runtimes/core/src/api/error.rs, from_raw_status).
   it.each([
@@ -135,7 +133,7 @@ describe("the span of a raw or static endpoint", () => {
     const t = tracer();
     const span = t.start(ids(`raw${status}`, "s1"), { kind: "request", service: "url", endpoint: "resolve" })!;
     const res = closedResponse(status);
-    bindHttpSpan(res, span, endpoint(true));
+    bindHttpSpan(res, span, false, true);
     res.emit("close");
     expect(t.get(`raw${status}`)!.spans[0].error).toEqual(error);
   });
@@ -144,7 +142,7 @@ describe("the span of a raw or static endpoint", () => {
     const t = tracer();
     const span = t.start(ids("typed", "s1"), { kind: "request", service: "url", endpoint: "stats" })!;
     const res = closedResponse(404);
-    bindHttpSpan(res, span, endpoint(false));
+    bindHttpSpan(res, span, false, false);
     span.record.error = { code: "not_found", message: "URL not found" };
     res.emit("close");
     expect(t.get("typed")!.spans[0].error).toEqual({ code: "not_found", message: "URL not found" });
