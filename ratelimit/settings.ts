@@ -15,6 +15,7 @@ export const LIMITS = {
   shorten: { env: "RATE_LIMIT_SHORTEN", fallback: "120/1m" },
   "shorten-per-user": { env: "RATE_LIMIT_SHORTEN_PER_USER", fallback: "60/1m" },
   unlock: { env: "RATE_LIMIT_UNLOCK", fallback: "10/10m" },
+  import: { env: "RATE_LIMIT_IMPORT", fallback: "10/1h" },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

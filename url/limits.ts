@@ -8,6 +8,7 @@ const counters = new IntKeyspace<WindowKey>(rateLimits, { keyPattern: "url/:limi
 
 const shortensPerAddress = new FixedWindowLimit(counters, "shorten", "too many links shortened from this address");
 const shortensPerUser = new FixedWindowLimit(counters, "shorten-per-user", "too many links shortened by this account");
+const importsPerUser = new FixedWindowLimit(counters, "import", "too many imports by this account");
 const unlocksPerAddress = new FixedWindowLimit(counters, "unlock", "too many password attempts for this link");
 
 /** limitShorten counts a new link against the caller's address (HTTP callers only) and against the user. */
@@ -24,4 +25,9 @@ export async function limitShorten(userID: string): Promise<void> {
 export async function limitUnlock(code: string): Promise<void> {
   const address = clientAddress();
   if (address !== null) await unlocksPerAddress.hit(`${address} ${code}`);
+}
+
+/** limitImport counts one bulk import (up to 10,000 links) against the user, instead of shorten's per-link limits. */
+export function limitImport(userID: string): Promise<void> {
+  return importsPerUser.hit(userID);
 }
