@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeUtm } from "./utm";
+import { mergeUtm } from "./utm-merge";
 
 describe("mergeUtm", () => {
   it.each([

@@ -1,6 +1,7 @@
-// The UTM builder: campaign parameters merged into a target's query, everything else kept as it is.
+// The UTM builder's checks: the request type, the values' length, and the merged target checked again.
 import { APIError } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
+import { mergeUtm, UTM_FIELDS } from "./utm-merge";
 import { validateTarget } from "./validate-target";
 
 /** Utm holds the five campaign parameters; an absent or empty one is left alone. */
@@ -12,67 +13,13 @@ export interface Utm {
   content?: string & MaxLen<400>;
 }
 
-/** The parameters in the order they are added to a query that lacks them. */
-const FIELDS = ["source", "medium", "campaign", "term", "content"] as const;
-
 /** The most characters of one value. */
 export const MAX_UTM_VALUE = 100;
 
 /** utmProblem names a value longer than 100 characters, or null when every one fits. */
 function utmProblem(utm: Utm): string | null {
-  const long = FIELDS.find((f) => [...(utm[f] ?? "")].length > MAX_UTM_VALUE);
+  const long = UTM_FIELDS.find((f) => [...(utm[f] ?? "")].length > MAX_UTM_VALUE);
   return long === undefined ? null : `utm.${long} must be at most ${MAX_UTM_VALUE} characters`;
-}
-
-/** The decoded name of one `name=value` part of a query, as URLSearchParams reads it. */
-function paramName(part: string): string {
-  const eq = part.indexOf("=");
-  const raw = (eq === -1 ? part : part.slice(0, eq)).replace(/\+/g, " ");
-  try {
-    return decodeURIComponent(raw);
-  } catch {
-    return raw;
-  }
-}
-
-/**
- * mergeUtm sets `utm_<name>` for each given value in `href` (a WHATWG-serialized URL). The first
- * parameter of that name keeps its place with the new value and any repeats are dropped; a name not
- * there is added at the end of the query. Every other byte (path, other parameters in their order and
- * encoding, the fragment) stays as it was. `null` instead of `utm` removes all five parameters.
- */
-export function mergeUtm(href: string, utm: Utm | null): string {
-  const hash = href.indexOf("#");
-  const fragment = hash === -1 ? "" : href.slice(hash);
-  const beforeHash = hash === -1 ? href : href.slice(0, hash);
-  const q = beforeHash.indexOf("?");
-  const base = q === -1 ? beforeHash : beforeHash.slice(0, q);
-  const parts = q === -1 || q === beforeHash.length - 1 ? [] : beforeHash.slice(q + 1).split("&");
-
-  const wanted = new Map<string, string | null>();
-  for (const f of FIELDS) {
-    const value = utm === null ? null : utm[f]?.trim();
-    if (utm === null || (value !== undefined && value !== "")) wanted.set(`utm_${f}`, value ?? null);
-  }
-  const placed = new Set<string>();
-  const out: string[] = [];
-  for (const part of parts) {
-    const name = paramName(part);
-    if (!wanted.has(name)) {
-      out.push(part);
-      continue;
-    }
-    if (placed.has(name)) continue;
-    placed.add(name);
-    const value = wanted.get(name);
-    if (value !== null && value !== undefined) out.push(`${name}=${encodeURIComponent(value)}`);
-  }
-  for (const [name, value] of wanted) {
-    if (!placed.has(name) && value !== null) out.push(`${name}=${encodeURIComponent(value)}`);
-  }
-  // A query emptied by the merge goes with its "?"; one that was empty to begin with stays.
-  const query = out.length > 0 ? `?${out.join("&")}` : q !== -1 && parts.length === 0 ? "?" : "";
-  return `${base}${query}${fragment}`;
 }
 
 /**

@@ -25,7 +25,8 @@ export class ApiError extends Error {
    * with the field ("url is not a valid URL"); Encore's decoding of the body puts its path first.
    */
   field<F extends string>(fields: readonly F[]): { field: F; message: string } | null {
-    const named = fields.find((f) => new RegExp(`^${f} `).test(this.message));
+    // "maxClicks must be ...", "tags: each tag ...", "utm.source must be ...".
+    const named = fields.find((f) => new RegExp(`^${f}[ :.]`).test(this.message));
     if (named) return { field: named, message: this.message };
     const decode = BODY_FIELD_ERROR.exec(this.message);
     const field = decode && fields.find((f) => f === decode[1]);
@@ -48,6 +49,22 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
   const json = text === "" ? null : (JSON.parse(text) as unknown);
   if (res.ok) return json as T;
   throw failure(res.status, json);
+}
+
+/** postFile POSTs a file's text as `type` and answers the response's text (POST /urls/import's JSON lines). */
+export async function postFile(path: string, file: File, type: string): Promise<string> {
+  const session = currentSession();
+  const headers: Record<string, string> = { "Content-Type": type };
+  if (session) headers.Authorization = `Bearer ${session.token}`;
+  let res: Response;
+  try {
+    res = await fetch(path, { method: "POST", headers, body: await file.text() });
+  } catch {
+    throw new ApiError(0, "unavailable", "the server cannot be reached; check your connection and try again");
+  }
+  const text = await res.text();
+  if (res.ok) return text;
+  throw failure(res.status, text === "" ? null : (JSON.parse(text) as unknown));
 }
 
 /** The ApiError of a failed answer; a 401 also ends the session. */
@@ -89,6 +106,7 @@ export interface ShortenResponse {
   code: string;
   shortUrl: string;
   qrCodeUrl: string;
+  originalUrl: string;
   expiresAt?: string;
 }
 

@@ -1,9 +1,21 @@
-// The signed-in user's links, newest first, a page at a time: clicks, dates, Copy and Delete.
+// The signed-in user's links, newest first, a page at a time, searchable and filtered by tag: clicks,
+// dates, tags, Copy and Delete; with export and import.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { call, type Link, type LinkPage } from "./api";
 import { CopyButton } from "./copy-button";
 import { formatDate, formatDateTime } from "./dates";
 import { FormError } from "./field";
+import { ImportExport, SearchBar, type Filter } from "./link-tools";
+
+/** The query of GET /urls for a filter and a cursor. */
+function listPath(filter: Filter, after?: string): string {
+  const query = new URLSearchParams();
+  if (filter.q.trim() !== "") query.set("q", filter.q.trim());
+  if (filter.tag !== "") query.set("tag", filter.tag);
+  if (after) query.set("cursor", after);
+  const text = query.toString();
+  return text === "" ? "/urls" : `/urls?${text}`;
+}
 
 export function LinksPage() {
   const [links, setLinks] = useState<Link[]>([]);
@@ -11,11 +23,13 @@ export function LinksPage() {
   const [state, setState] = useState<"loading" | "ready" | "error">("loading");
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Link | null>(null);
+  const [filter, setFilter] = useState<Filter>({ q: "", tag: "" });
+  const [imports, setImports] = useState(0);
 
   const loadPage = async (after?: string) => {
     setState("loading");
     try {
-      const page = await call<LinkPage>("GET", after ? `/urls?cursor=${encodeURIComponent(after)}` : "/urls");
+      const page = await call<LinkPage>("GET", listPath(filter, after));
       setLinks((prev) => (after ? [...prev, ...page.urls] : page.urls));
       setCursor(page.nextCursor);
       setState("ready");
@@ -24,7 +38,11 @@ export function LinksPage() {
       setState("error");
     }
   };
-  useEffect(() => void loadPage(), []);
+  // A new search waits for a pause in typing, so each key press is not a request.
+  useEffect(() => {
+    const timer = setTimeout(() => void loadPage(), 250);
+    return () => clearTimeout(timer);
+  }, [filter.q, filter.tag, imports]);
 
   const remove = async (link: Link) => {
     setDeleting(null);
@@ -41,8 +59,13 @@ export function LinksPage() {
       <h1 id="links-title" tabIndex={-1}>
         My links
       </h1>
+      <ImportExport onImported={() => setImports((n) => n + 1)} />
+      <SearchBar filter={filter} onFilter={setFilter} refresh={imports} />
       <FormError message={error} />
-      {state !== "loading" && links.length === 0 && !error && (
+      {state !== "loading" && links.length === 0 && !error && (filter.q !== "" || filter.tag !== "") && (
+        <p class="notice">No links match.</p>
+      )}
+      {state !== "loading" && links.length === 0 && !error && filter.q === "" && filter.tag === "" && (
         <p class="notice">
           No links yet. <a href="#/">Shorten one</a>.
         </p>
@@ -93,7 +116,26 @@ function LinkItem({ link, onDelete }: { link: Link; onDelete: () => void }) {
           <dt>Expiry</dt>
           <dd>{expiry(link)}</dd>
         </div>
+        {link.maxClicks !== null && (
+          <div>
+            <dt>Click limit</dt>
+            <dd>{link.maxClicks}</dd>
+          </div>
+        )}
+        {link.hasPassword && (
+          <div>
+            <dt>Password</dt>
+            <dd>Required</dd>
+          </div>
+        )}
       </dl>
+      {link.tags.length > 0 && (
+        <ul class="tags" aria-label="Tags">
+          {link.tags.map((t) => (
+            <li key={t}>{t}</li>
+          ))}
+        </ul>
+      )}
       <div class="actions">
         <CopyButton text={link.shortUrl} />
         <a class="button secondary" href={`#/links/${encodeURIComponent(link.code)}`}>

@@ -1,0 +1,92 @@
+// The link options in the web app, in Chromium: the shorten form's password, click limit, tags and UTM
+// builder with its live preview, a field error in words, the links page's search and tag filter, import
+// with per-row results and export. Screenshots go to web/test-output/.
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeLocal, startTestServer, type TestServer } from "../local/testing";
+import { launchChromium, screenshot } from "./__tests__/browser";
+
+describeLocal("link options in the web app (Chromium)", () => {
+  let server: TestServer;
+  let browser: Browser;
+  let page: Page;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
+    context.setDefaultTimeout(60_000);
+    page = await context.newPage();
+    await page.goto(server.baseUrl + "/");
+    await page.getByLabel("Email", { exact: true }).fill(`options-${process.pid}-${Date.now()}@example.com`);
+    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+    await page.getByRole("button", { name: "Sign up", exact: true }).click();
+    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it("shortens with a password, a click limit, tags and UTM parameters, previewing the final URL", async () => {
+    await page.getByLabel("Long URL", { exact: true }).fill("https://example.com/landing?ref=a%20b#top");
+    await page.getByText("More options").click();
+    await page.getByLabel("Source", { exact: true }).fill("newsletter");
+    await page.getByLabel("Campaign", { exact: true }).fill("spring sale");
+    const merged = "https://example.com/landing?ref=a%20b&utm_source=newsletter&utm_campaign=spring%20sale#top";
+    await expect.poll(() => page.getByTestId("utm-preview").textContent(), { timeout: 15_000 }).toBe(merged);
+    await page.getByLabel("Password", { exact: true }).fill("open sesame 1");
+    await page.getByLabel("Click limit", { exact: true }).fill("5");
+    await page.getByLabel("Tags", { exact: true }).fill("bad tag!");
+    await page.getByRole("button", { name: "Shorten", exact: true }).click();
+    const tagError = page.locator("#field-tags-error");
+    await tagError.waitFor();
+    expect(await tagError.textContent()).toBe('"tag!" is not a tag: use 1 to 32 letters, digits, - or _');
+    await screenshot(page, "options-tag-error");
+
+    await page.getByLabel("Tags", { exact: true }).fill("Launch, blog");
+    await page.getByRole("button", { name: "Shorten", exact: true }).click();
+    const result = page.getByRole("region", { name: "Your short link" });
+    await result.waitFor();
+    expect(await result.locator(".target").textContent()).toBe(`Goes to ${merged}`);
+    await screenshot(page, "options-shortened");
+  });
+
+  it("lists tags, password and limit; searches and filters by tag; imports a CSV with per-row results; exports", async () => {
+    await page.getByRole("link", { name: "My links" }).click();
+    await page.getByRole("heading", { name: "My links" }).waitFor();
+    const first = page.locator("li.link").first();
+    await first.getByText("Required").waitFor();
+    expect(await first.locator(".tags li").allTextContents()).toEqual(["launch", "blog"]);
+
+    const csv =
+      "url,alias,tags\nhttps://example.com/imported-one,,imported\nftp://example.com/nope,,\nhttps://example.com/imported-two,,imported;blog\n";
+    await page.setInputFiles("#import-file", { name: "links.csv", mimeType: "text/csv", buffer: Buffer.from(csv) });
+    const status = page.locator(".import-result");
+    await status.waitFor();
+    expect((await status.locator("p").first().textContent())!.replace(/\s+/g, " ")).toBe(
+      "2 links created, 0 already there, 1 rows not imported.",
+    );
+    expect(await status.locator(".import-errors li").allTextContents()).toEqual([
+      'Line 3: url scheme "ftp:" is not allowed: only http and https links can be shortened',
+    ]);
+    await expect.poll(() => page.locator("li.link").count(), { timeout: 15_000 }).toBe(3);
+    await screenshot(page, "options-imported");
+
+    await page.getByLabel("Search", { exact: true }).fill("IMPORTED-T");
+    await expect
+      .poll(() => page.locator("li.link .target").allTextContents(), { timeout: 15_000 })
+      .toEqual(["https://example.com/imported-two"]);
+    await page.getByLabel("Search", { exact: true }).fill("");
+    await page.getByLabel("Tag", { exact: true }).selectOption("blog");
+    await expect.poll(() => page.locator("li.link").count(), { timeout: 15_000 }).toBe(2);
+    await screenshot(page, "options-tag-filter");
+
+    const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+    const text = await (await file.createReadStream()).toArray();
+    const lines = Buffer.concat(text as Buffer[])
+      .toString("utf8")
+      .trimEnd()
+      .split("\n");
+    expect(lines[0]).toBe("code,shortUrl,originalUrl,clicks,createdAt,expiresAt,tags,maxClicks");
+    expect(lines).toHaveLength(4);
+  });
+});
