@@ -1,4 +1,6 @@
 import { api, APIError } from "encore.dev/api";
+import log from "encore.dev/log";
+import { url } from "~encore/clients";
 import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
 import { checkEmail, checkPassword, normalizeEmail, PASSWORD_MIN_BYTES } from "./credentials";
 import { issueToken, type TokenResponse } from "./jwt";
@@ -12,7 +14,7 @@ export interface SignupRequest {
   password: string & MinLen<8> & MaxLen<128>;
 }
 
-/** signup creates an account and signs it in; sign-ups are rate limited per client address. */
+/** signup creates an account with its personal workspace and signs it in; rate limited per client address. */
 export const signup = api({ expose: true, method: "POST", path: "/auth/signup" }, async (req: SignupRequest): Promise<TokenResponse> => {
   const email = normalizeEmail(req.email);
   checkEmail(email);
@@ -20,5 +22,9 @@ export const signup = api({ expose: true, method: "POST", path: "/auth/signup" }
   await limitSignup();
   const user = await insertUser(email, await hashPassword(req.password));
   if (!user) throw APIError.alreadyExists("email already registered");
+  // The account is made; should its workspace not be, the url service makes it on first use.
+  await url
+    .ensurePersonalWorkspace({ userID: user.id })
+    .catch((err) => log.error(err, "could not create the personal workspace at signup"));
   return issueToken(user);
 });

@@ -1,10 +1,10 @@
-// GET /urls/export: every one of the caller's links as CSV or JSON, streamed a thousand rows at a time.
+// GET /urls/export: every link of a workspace the caller may read as CSV or JSON, streamed a thousand rows at a time.
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { api, APIError } from "encore.dev/api";
 import { publicBaseUrl, shortUrl } from "./base-url";
-import { callerID } from "./caller";
+import { currentActor, workspaceAccess } from "./access";
 import { db } from "./db";
 import type { LinkRow } from "./links";
 
@@ -27,16 +27,16 @@ interface ExportedLink {
 const ROWS_PER_READ = 1000;
 
 /**
- * exportUrls streams all the caller's links, newest first: `format=csv` (the default; tags joined with
+ * exportUrls streams all the links of a workspace (`workspaceId`, by default the caller's personal one), newest first: `format=csv` (the default; tags joined with
  * ";", a file POST /urls/import reads back) or `format=json` (one JSON array). Links are read a thousand
  * at a time by keyset on id and written as the client takes them, so 100,000 links never sit in memory.
  */
 export const exportUrls = api.raw({ expose: true, auth: true, method: "GET", path: "/urls/export" }, async (req, resp) => {
-  const creator = callerID();
   const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
   const format = query.get("format") ?? "csv";
   if (format !== "csv" && format !== "json") throw APIError.invalidArgument('format must be "csv" or "json"');
-  const links = exportedLinks(creator, publicBaseUrl());
+  const { workspaceId } = await workspaceAccess(currentActor(), query.get("workspaceId") ?? undefined, "link.read");
+  const links = exportedLinks(workspaceId, publicBaseUrl());
   const day = new Date().toISOString().slice(0, 10);
   resp.writeHead(200, {
     "Content-Type": format === "csv" ? "text/csv; charset=utf-8" : "application/json; charset=utf-8",
@@ -54,13 +54,13 @@ export const exportUrls = api.raw({ expose: true, auth: true, method: "GET", pat
 /** ExportRow is what the export reads of a link. */
 type ExportRow = Pick<LinkRow, "id" | "code" | "original_url" | "clicks" | "created_at" | "expires_at" | "tags" | "max_clicks">;
 
-/** exportedLinks reads the creator's links a page at a time, newest first. */
-async function* exportedLinks(creator: string, base: string): AsyncGenerator<ExportedLink> {
+/** exportedLinks reads the workspace's links a page at a time, newest first. */
+async function* exportedLinks(workspaceId: string, base: string): AsyncGenerator<ExportedLink> {
   let before: number | null = null;
   for (;;) {
     const rows: ExportRow[] = await db.queryAll<ExportRow>`
       SELECT id, code, original_url, clicks, created_at, expires_at, tags, max_clicks FROM urls
-      WHERE creator = ${creator} AND (${before}::int IS NULL OR id < ${before}::int)
+      WHERE workspace_id = ${workspaceId}::text::bigint AND (${before}::int IS NULL OR id < ${before}::int)
       ORDER BY id DESC LIMIT ${ROWS_PER_READ}
     `;
     for (const r of rows) {

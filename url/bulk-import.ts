@@ -4,11 +4,11 @@ import { api, APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import { validateAlias } from "./alias";
 import { ownHosts, publicBaseUrl } from "./base-url";
-import { callerID } from "./caller";
+import { currentActor, workspaceAccess } from "./access";
 import { db } from "./db";
 import { parseImport, type ImportFields } from "./import-format";
 import { limitImport } from "./limits";
-import { checkLinkFields, hashLinkPassword } from "./new-link";
+import { checkLinkFields, hashLinkPassword, type Ownership } from "./new-link";
 import { publishQueued } from "./outbox";
 import { createLink } from "./store-link";
 
@@ -25,20 +25,23 @@ type RowResult = { row: number; code: string; existing?: true } | { row: number;
  * importUrls reads a CSV file (`Content-Type: text/csv`, at most 5 MB and 10,000 rows; our columns url,
  * alias, expiresAt, tags separated by ";", maxClicks, or the exports of Bitly, Shlink and Kutt) and
  * answers one JSON line per row, in file order, as each is done: `{row, code}`, with `existing: true`
- * when the caller already has that alias for that target (so importing a file twice creates nothing
+ * when the workspace already has that alias for that target (so importing a file twice creates nothing
  * twice), or `{row, error: {code, message}}`. Each row is created whole (QR image, row and url-shortened
  * event) or not at all, and a bad row stops nothing else. A raw endpoint: the answer streams, and the
- * body is CSV. A file that cannot be taken at all (too big, no url column) is refused before any row.
+ * body is CSV, and `?workspaceId=` picks the workspace (default: personal). A file that cannot be taken at all (too big, no url column) is refused before any row.
  */
 export const importUrls = api.raw(
   // bodyLimit must be a literal for Encore's parser: MAX_IMPORT_BYTES.
   { expose: true, auth: true, method: "POST", path: "/urls/import", bodyLimit: 5242880 },
   async (req, resp) => {
-    const creator = callerID();
+    const actor = currentActor();
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
     if (type !== "text/csv") throw APIError.invalidArgument("send the file as Content-Type: text/csv");
     const rows = parseImport(await readBody(req));
-    await limitImport(creator);
+    await limitImport(actor.id);
+    const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
+    const { workspaceId } = await workspaceAccess(actor, query.get("workspaceId") ?? undefined, "link.create");
+    const owner: Ownership = { creator: actor.id, workspaceId };
     const base = publicBaseUrl();
     const own = ownHosts(base);
 
@@ -47,7 +50,7 @@ export const importUrls = api.raw(
       const batch = rows.slice(i, i + ROWS_AT_ONCE);
       const results = await Promise.all(
         batch.map((r) =>
-          "error" in r ? failed(r.line, APIError.invalidArgument(r.error)) : importRow(r.line, r.fields, creator, base, own),
+          "error" in r ? failed(r.line, APIError.invalidArgument(r.error)) : importRow(r.line, r.fields, owner, base, own),
         ),
       );
       await write(resp, results.map((r) => JSON.stringify(r) + "\n").join(""));
@@ -56,17 +59,18 @@ export const importUrls = api.raw(
   },
 );
 
-/** importRow creates one row's link, or finds the caller's own link under its alias with the same target. */
-async function importRow(row: number, fields: ImportFields, creator: string, base: string, own: readonly string[]): Promise<RowResult> {
+/** importRow creates one row's link, or finds the workspace's link under its alias with the same target. */
+async function importRow(row: number, fields: ImportFields, owner: Ownership, base: string, own: readonly string[]): Promise<RowResult> {
   try {
-    const checked = checkLinkFields(fields, creator, own);
+    const checked = checkLinkFields(fields, owner, own);
     if (fields.alias !== undefined) {
       const alias = validateAlias(fields.alias);
-      const held = await db.queryRow<{ creator: string | null; original_url: string }>`
-        SELECT creator, original_url FROM urls WHERE code = ${alias}
+      const held = await db.queryRow<{ workspace_id: string; original_url: string }>`
+        SELECT workspace_id::text AS workspace_id, original_url FROM urls WHERE code = ${alias}
       `;
       if (held !== null) {
-        if (held.creator === creator && held.original_url === checked.originalUrl) return { row, code: alias, existing: true };
+        if (held.workspace_id === owner.workspaceId && held.original_url === checked.originalUrl)
+          return { row, code: alias, existing: true };
         throw APIError.alreadyExists("alias is already taken");
       }
     }

@@ -128,8 +128,9 @@ describeLocal("bulk import and export over HTTP", () => {
     const token = api.tokens[2];
     const me = (await (await api.call("GET", "/auth/me", token)).json()) as { id: string };
     await db.exec`
-      INSERT INTO urls (code, original_url, creator, tags, max_clicks)
+      INSERT INTO urls (code, original_url, creator, workspace_id, tags, max_clicks)
       SELECT 'x' || lpad(to_hex(g), 7, '0') || ${me.id}, 'https://example.com/exported/' || g, ${me.id},
+             (SELECT id FROM workspaces WHERE personal_of = ${me.id}),
              CASE WHEN g % 2 = 0 THEN ARRAY['even'] ELSE ARRAY[]::text[] END, CASE WHEN g % 3 = 0 THEN 100 END
       FROM generate_series(1, 100000) AS g
     `;

@@ -3,9 +3,8 @@ import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { stringify } from "csv-stringify";
 import { currentRequest, type APICallMeta } from "encore.dev";
-import { api, APIError } from "encore.dev/api";
-import { isLinkCode } from "./alias";
-import { callerID } from "./caller";
+import { api } from "encore.dev/api";
+import { currentActor, linkAccess } from "./access";
 import { clickRange, rangeOfQuery, type ClickRange } from "./click-range";
 import { valueLabel } from "./click-report";
 import { db } from "./db";
@@ -22,19 +21,18 @@ interface ExportRow {
 }
 
 /**
- * clickExport streams the caller's link's clicks over the range (`days`, or `from` and `to`, as
+ * clickExport streams a link's clicks over the range (`days`, or `from` and `to`, as
  * GET /urls/:code/clicks takes them) as CSV: `date,dimension,value,clicks`, oldest day first, only
  * values with clicks; each dimension's rows of a day sum to that day's clicks. A raw endpoint: a typed
  * one answers JSON only. Errors (a bad range, someone else's link) come before the first byte, as JSON.
  */
 export const clickExport = api.raw({ expose: true, auth: true, method: "GET", path: "/urls/:code/clicks/export" }, async (req, resp) => {
-  const owner = callerID();
+  const actor = currentActor();
   const code = String((currentRequest() as APICallMeta).pathParams.code);
   const url = req.url ?? "";
   const query = url.includes("?") ? url.slice(url.indexOf("?") + 1) : "";
   const range = clickRange(rangeOfQuery(new URLSearchParams(query)));
-  const link = isLinkCode(code) ? await db.queryRow<{ id: number }>`SELECT id FROM urls WHERE code = ${code} AND creator = ${owner}` : null;
-  if (link === null) throw APIError.notFound("URL not found");
+  const link = await linkAccess(actor, code, "analytics.read");
   resp.writeHead(200, {
     "Content-Type": "text/csv; charset=utf-8",
     "Content-Disposition": `attachment; filename="${code}-clicks-${range.from}-to-${range.to}.csv"`,

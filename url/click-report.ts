@@ -28,10 +28,10 @@ export function valueLabel(dimension: string, value: string): string {
   return value === "" ? (EMPTY_VALUE[dimension] ?? "") : value;
 }
 
-/** Links is whose links a report covers: an owner's (a workspace's, once there are workspaces), or one of them. */
+/** Links is whose links a report covers: a workspace's, or one of them. */
 export interface Links {
-  owner: string;
-  /** One link of the owner's; null for all of them. */
+  workspaceId: string;
+  /** One link of the workspace's; null for all of them. */
   code: string | null;
 }
 
@@ -51,14 +51,14 @@ export interface ReadReport {
 }
 
 /**
- * readClickReport reads the report of `links` over `range`. A code the owner has no link under covers
- * no links, so another owner's link is indistinguishable from a missing one. The links are read first
+ * readClickReport reads the report of `links` over `range`. A code the workspace has no link under
+ * covers no links. The links are read first
  * and their ids passed as an array: PostgreSQL pushes `url_id = ANY($1)` into each branch of the view,
  * where it reads each table's primary key, but not a join condition (it scanned every table then).
  */
 export async function readClickReport(links: Links, range: ClickRange): Promise<ReadReport> {
   const owned = await db.queryAll<{ id: number; code: string }>`
-    SELECT id, code FROM urls WHERE creator = ${links.owner} AND (${links.code}::text IS NULL OR code = ${links.code}::text)
+    SELECT id, code FROM urls WHERE workspace_id = ${links.workspaceId}::text::bigint AND (${links.code}::text IS NULL OR code = ${links.code}::text)
   `;
   const rows = await db.queryAll<ReportRow>`
     WITH clicks AS (

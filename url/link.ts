@@ -2,9 +2,19 @@
 // imports nothing, so that the web pages read their Link type from here (web/ui/api.tsx) rather than
 // keep a copy that could drift.
 
-/** Link is one of the caller's short links. */
+/** Creator is who made a link: a user, labelled with its email (null once the account is gone). */
+export interface Creator {
+  type: "user";
+  id: string;
+  label: string | null;
+}
+
+/** Link is a short link of one of the caller's workspaces. */
 export interface Link {
   code: string;
+  /** The workspace that owns the link. */
+  workspaceId: string;
+  creator: Creator;
   shortUrl: string;
   qrCodeUrl: string;
   originalUrl: string;

@@ -41,6 +41,8 @@ describe("GET /urls", () => {
     expect(urls).toEqual([
       {
         code: link.code,
+        workspaceId: expect.stringMatching(/^[1-9][0-9]*$/),
+        creator: { type: "user", id: user.userID, label: null },
         shortUrl: link.shortUrl,
         qrCodeUrl: link.qrCodeUrl,
         originalUrl: "https://example.com/described",

@@ -1,17 +1,18 @@
-// GET /urls and DELETE /urls/:code: the signed-in user's own links.
+// GET /urls and DELETE /urls/:code: the links of a workspace, as its roles allow.
 import { api, APIError, type Query } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
 import { ObjectNotFound } from "encore.dev/storage/objects";
 import log from "encore.dev/log";
 import { publicBaseUrl, shortUrl } from "./base-url";
 import { qrCodes } from "./bucket";
-import { callerID } from "./caller";
-import { isLinkCode } from "./alias";
+import { currentActor, linkAccess, workspaceAccess } from "./access";
 import { decodeCursor, encodeCursor } from "./cursor";
 import { db } from "./db";
 import type { Link } from "./link";
 import { qrCodeUrl, qrObjectName } from "./qr";
 import { validateTag } from "./tags";
+import { inTransaction } from "./transaction";
+import { userLabels } from "./user-labels";
 
 /** PAGE_SIZE is how many links one GET /urls page holds. */
 export const PAGE_SIZE = 20;
@@ -24,6 +25,8 @@ export interface ListUrlsRequest {
   tag?: Query<string>;
   /** Only links whose code (or alias) or target contains this text, in any letter case; at most 200 characters. */
   q?: Query<string & MaxLen<800>>;
+  /** The workspace whose links to list; default: the caller's personal one. */
+  workspaceId?: Query<string>;
 }
 
 /** The longest search text, in characters. */
@@ -45,6 +48,8 @@ export interface DeleteUrlRequest {
 export interface LinkRow {
   id: number;
   code: string;
+  workspace_id: string;
+  creator: string;
   original_url: string;
   clicks: number;
   created_at: Date;
@@ -57,10 +62,12 @@ export interface LinkRow {
   android_url: string | null;
 }
 
-/** toLink describes a stored link to its owner. */
-export function toLink(row: LinkRow, base: string): Link {
+/** toLink describes a stored link to a member of its workspace; `emails` labels creators by user ID. */
+export function toLink(row: LinkRow, base: string, emails: Map<string, string>): Link {
   return {
     code: row.code,
+    workspaceId: row.workspace_id,
+    creator: { type: "user", id: row.creator, label: emails.get(row.creator) ?? null },
     shortUrl: shortUrl(base, row.code),
     qrCodeUrl: qrCodeUrl(row.code),
     originalUrl: row.original_url,
@@ -77,22 +84,22 @@ export function toLink(row: LinkRow, base: string): Link {
 }
 
 /**
- * listUrls pages through the caller's links, newest first. Keyset paging on id (a sequence, so
+ * listUrls pages through a workspace's links, newest first; any member may. Keyset paging on id (a sequence, so
  * higher is newer) stays exact when links are added or deleted between pages, unlike an offset.
  */
 export const listUrls = api(
   { expose: true, auth: true, method: "GET", path: "/urls" },
-  async ({ cursor, tag, q }: ListUrlsRequest): Promise<ListUrlsResponse> => {
-    const creator = callerID();
+  async ({ cursor, tag, q, workspaceId }: ListUrlsRequest): Promise<ListUrlsResponse> => {
     const before = cursor === undefined ? null : decodeCursor(cursor);
     const withTag = tag === undefined || tag === "" ? null : validateTag(tag, "tag");
     const search = q === undefined || q.trim() === "" ? null : likePattern(q.trim());
+    const { workspaceId: id } = await workspaceAccess(currentActor(), workspaceId, "link.read");
     // One row more than a page tells whether another page follows.
     const rows = await db.queryAll<LinkRow>`
-      SELECT id, code, original_url, clicks, created_at, expires_at, last_clicked_at,
+      SELECT id, code, workspace_id::text AS workspace_id, creator, original_url, clicks, created_at, expires_at, last_clicked_at,
              password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url
       FROM urls
-      WHERE creator = ${creator} AND (${before}::int IS NULL OR id < ${before}::int)
+      WHERE workspace_id = ${id}::text::bigint AND (${before}::int IS NULL OR id < ${before}::int)
         AND (${withTag}::text IS NULL OR tags @> ARRAY[${withTag}::text])
         AND (${search}::text IS NULL OR code ILIKE ${search}::text OR original_url ILIKE ${search}::text)
       ORDER BY id DESC
@@ -100,8 +107,9 @@ export const listUrls = api(
     `;
     const page = rows.slice(0, PAGE_SIZE);
     const base = publicBaseUrl();
+    const emails = await userLabels(page.map((row) => row.creator));
     return {
-      urls: page.map((row) => toLink(row, base)),
+      urls: page.map((row) => toLink(row, base, emails)),
       nextCursor: rows.length > PAGE_SIZE ? encodeCursor(page[page.length - 1].id) : undefined,
     };
   },
@@ -114,19 +122,17 @@ function likePattern(text: string): string {
 }
 
 /**
- * deleteUrl removes one of the caller's links and then its QR image. Someone else's link is
- * not_found, exactly like a missing one, so its existence does not leak.
+ * deleteUrl removes a link and then its QR image: a member its own links, an admin or owner any of the
+ * workspace's. A link outside the caller's workspaces is not_found, exactly like a missing one.
  */
 export const deleteUrl = api(
   { expose: true, auth: true, method: "DELETE", path: "/urls/:code" },
   async ({ code }: DeleteUrlRequest): Promise<void> => {
-    const creator = callerID();
-    const row = isLinkCode(code)
-      ? await db.queryRow<{ code: string }>`
-          DELETE FROM urls WHERE code = ${code} AND creator = ${creator} RETURNING code
-        `
-      : null;
-    if (row === null) throw APIError.notFound("URL not found");
+    const actor = currentActor();
+    await inTransaction(async (tx) => {
+      const link = await linkAccess(actor, code, "link.change", tx, true);
+      await tx.exec`DELETE FROM urls WHERE id = ${link.id}`;
+    });
     try {
       await qrCodes.remove(qrObjectName(code));
     } catch (err) {

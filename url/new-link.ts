@@ -23,6 +23,8 @@ export interface NewLink {
   /** The target with the UTM parameters merged in. */
   originalUrl: string;
   creator: string;
+  /** The workspace that owns the link. */
+  workspaceId: string;
   expiresAt: Date | null;
   passwordHash: string | null;
   maxClicks: number | null;
@@ -31,15 +33,18 @@ export interface NewLink {
   androidUrl: string | null;
 }
 
+/** Ownership is who creates a link and the workspace it goes into. */
+export type Ownership = Pick<NewLink, "creator" | "workspaceId">;
+
 /** CheckedLink is a NewLink whose password is checked but not yet hashed (hashing costs tens of ms). */
 export type CheckedLink = Omit<NewLink, "passwordHash"> & { password: string | null };
 
 /** checkLinkFields checks every field, throwing invalid_argument naming the first bad one. */
-export function checkLinkFields(fields: LinkFields, creator: string, ownHosts: readonly string[]): CheckedLink {
+export function checkLinkFields(fields: LinkFields, owner: Ownership, ownHosts: readonly string[]): CheckedLink {
   const target = validateTarget(fields.url, ownHosts);
   return {
     originalUrl: fields.utm === undefined ? target : withUtm(target, fields.utm, ownHosts),
-    creator,
+    ...owner,
     expiresAt: fields.expiresAt === undefined ? null : validateExpiry(fields.expiresAt),
     password: fields.password === undefined ? null : validateLinkPassword(fields.password),
     maxClicks: fields.maxClicks === undefined ? null : validateMaxClicks(fields.maxClicks),

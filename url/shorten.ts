@@ -1,9 +1,9 @@
 // POST /shorten: stores a new short link with its QR image and its url-shortened event, then publishes the event.
 import { api } from "encore.dev/api";
 import type { MatchesRegexp, Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { currentActor, workspaceAccess } from "./access";
 import { validateAlias } from "./alias";
 import { ownHosts, publicBaseUrl, shortUrl } from "./base-url";
-import { callerID } from "./caller";
 import { limitShorten } from "./limits";
 import { checkLinkFields, hashLinkPassword } from "./new-link";
 import { publishQueued } from "./outbox";
@@ -32,6 +32,8 @@ export interface ShortenRequest {
   iosUrl?: string;
   /** Where Android visitors go instead of url; checked like url. */
   androidUrl?: string;
+  /** The workspace that will own the link (the caller must be at least a member); default: the caller's personal one. */
+  workspaceId?: string;
 }
 
 /** ShortenResponse is the new short link. */
@@ -48,18 +50,19 @@ export interface ShortenResponse {
 }
 
 /**
- * shorten stores `url` under a fresh code for the signed-in user, or under the alias they chose. Aliases and
+ * shorten stores `url` under a fresh code, or under the alias the caller chose, in one of its workspaces. Aliases and
  * generated codes share the one unique `code` column, so a generated code that hits an alias is retried
  * like any clash, and a taken alias is already_exists. Rate limited per address and per user.
  */
 export const shorten = api(
   { expose: true, auth: true, method: "POST", path: "/shorten" },
-  async ({ alias, ...fields }: ShortenRequest): Promise<ShortenResponse> => {
-    const creator = callerID();
+  async ({ alias, workspaceId, ...fields }: ShortenRequest): Promise<ShortenResponse> => {
+    const actor = currentActor();
     const base = publicBaseUrl();
-    const checked = checkLinkFields(fields, creator, ownHosts(base));
+    const { workspaceId: into } = await workspaceAccess(actor, workspaceId, "link.create");
+    const checked = checkLinkFields(fields, { creator: actor.id, workspaceId: into }, ownHosts(base));
     if (alias !== undefined) validateAlias(alias);
-    await limitShorten(creator);
+    await limitShorten(actor.id);
     // Hashing costs tens of milliseconds, so it comes after every cheap check and the rate limit.
     const claimed = await createLink(await hashLinkPassword(checked), alias, base);
     await publishQueued(claimed.queued);

@@ -1,7 +1,7 @@
 // Tags: short lower-case labels on links, to filter GET /urls and to count in GET /tags.
-import { api, APIError } from "encore.dev/api";
+import { api, APIError, type Query } from "encore.dev/api";
 import type { MatchesRegexp, MaxLen, MinLen } from "encore.dev/validate";
-import { callerID } from "./caller";
+import { currentActor, workspaceAccess } from "./access";
 import { db } from "./db";
 
 /** MAX_TAGS is how many tags one link may carry. */
@@ -26,23 +26,32 @@ export function validateTags(tags: readonly string[]): string[] {
   return unique;
 }
 
-/** TagCount is one tag and how many of the caller's links carry it. */
+/** ListTagsRequest picks the workspace. */
+export interface ListTagsRequest {
+  /** The workspace whose links to count; default: the caller's personal one. */
+  workspaceId?: Query<string>;
+}
+
+/** TagCount is one tag and how many of the workspace's links carry it. */
 export interface TagCount {
   name: string;
   links: number;
 }
 
-/** ListTagsResponse is every tag on the caller's links, by name. */
+/** ListTagsResponse is every tag on the workspace's links, by name. */
 export interface ListTagsResponse {
   tags: TagCount[];
 }
 
-/** listTags counts the caller's links per tag, so a client can offer them as filters. */
-export const listTags = api({ expose: true, auth: true, method: "GET", path: "/tags" }, async (): Promise<ListTagsResponse> => {
-  const creator = callerID();
-  const tags = await db.queryAll<TagCount>`
-    SELECT tag AS name, count(*)::int AS links FROM urls, unnest(tags) AS tag
-    WHERE creator = ${creator} GROUP BY tag ORDER BY tag
-  `;
-  return { tags };
-});
+/** listTags counts a workspace's links per tag, so a client can offer them as filters; any member may. */
+export const listTags = api(
+  { expose: true, auth: true, method: "GET", path: "/tags" },
+  async ({ workspaceId }: ListTagsRequest): Promise<ListTagsResponse> => {
+    const { workspaceId: id } = await workspaceAccess(currentActor(), workspaceId, "link.read");
+    const tags = await db.queryAll<TagCount>`
+      SELECT tag AS name, count(*)::int AS links FROM urls, unnest(tags) AS tag
+      WHERE workspace_id = ${id}::text::bigint GROUP BY tag ORDER BY tag
+    `;
+    return { tags };
+  },
+);

@@ -1,16 +1,17 @@
-// PATCH /urls/:code: the owner changes any of a link's fields but its code.
+// PATCH /urls/:code: any of a link's fields but its code; a member changes its own links, an admin or owner any.
 import { api, APIError } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
+import { currentActor, linkAccess } from "./access";
 import { isLinkCode } from "./alias";
 import { ownHosts, publicBaseUrl } from "./base-url";
-import { callerID } from "./caller";
 import { validateMaxClicks } from "./click-limit";
-import { db } from "./db";
 import { validateExpiry } from "./expiry";
 import type { Link } from "./link";
 import { linkPasswordHash } from "./link-password";
 import { toLink, type LinkRow } from "./links";
 import { validateTags, type Tag } from "./tags";
+import { inTransaction } from "./transaction";
+import { userLabels } from "./user-labels";
 import { withUtm, type Utm } from "./utm";
 import { validateTarget } from "./validate-target";
 
@@ -39,50 +40,47 @@ export interface UpdateUrlRequest {
 const FIELDS = ["url", "expiresAt", "password", "maxClicks", "tags", "utm", "iosUrl", "androidUrl"] as const;
 
 /**
- * updateUrl changes one of the caller's links. The code and the QR image stay: the image encodes the
- * short URL, not the target. Someone else's link is not_found, exactly like a missing one.
+ * updateUrl changes a link, as the caller's role allows (url/roles.ts). The code and the QR image stay:
+ * the image encodes the short URL, not the target. A link outside the caller's workspaces is
+ * not_found, exactly like a missing one.
  */
 export const updateUrl = api(
   { expose: true, auth: true, method: "PATCH", path: "/urls/:code" },
   async (req: UpdateUrlRequest): Promise<Link> => {
     const { code, url, expiresAt, password, maxClicks, tags, utm, iosUrl, androidUrl } = req;
-    const creator = callerID();
+    const actor = currentActor();
     if (FIELDS.every((field) => req[field] === undefined)) {
       throw APIError.invalidArgument(`nothing to change: give any of ${FIELDS.join(", ")}`);
     }
     const base = publicBaseUrl();
     const own = ownHosts(base);
-    let target = url === undefined ? null : validateTarget(url, own);
+    const target = url === undefined ? null : validateTarget(url, own);
     const expiry = expiresAt === undefined || expiresAt === null ? null : validateExpiry(expiresAt);
     const limit = maxClicks === undefined || maxClicks === null ? null : validateMaxClicks(maxClicks);
     const tagList = tags === undefined || tags === null ? [] : validateTags(tags);
     const ios = iosUrl === undefined || iosUrl === null ? null : validateTarget(iosUrl, own, "iosUrl");
     const android = androidUrl === undefined || androidUrl === null ? null : validateTarget(androidUrl, own, "androidUrl");
     if (!isLinkCode(code)) throw APIError.notFound("URL not found");
-    if (utm !== undefined) target = withUtm(target ?? (await storedTarget(code, creator)), utm, own);
-    // Hashing costs tens of milliseconds, so it comes after every cheap check.
+    // Hashing costs tens of milliseconds, so it comes after every cheap check and before the row's lock.
     const passwordHash = password === undefined || password === null ? null : await linkPasswordHash(password);
-    const row = await db.queryRow<LinkRow>`
+    const row = await inTransaction(async (tx) => {
+      const link = await linkAccess(actor, code, "link.change", tx, true);
+      // UTM parameters given without a url are merged into the stored target, read under the lock.
+      const merged = utm === undefined ? target : withUtm(target ?? link.originalUrl, utm, own);
+      return tx.queryRow<LinkRow>`
       UPDATE urls SET
-        original_url = COALESCE(${target}, original_url),
+        original_url = COALESCE(${merged}, original_url),
         expires_at = CASE WHEN ${expiresAt !== undefined} THEN ${expiry}::timestamptz ELSE expires_at END,
         password_hash = CASE WHEN ${password !== undefined} THEN ${passwordHash}::text ELSE password_hash END,
         max_clicks = CASE WHEN ${maxClicks !== undefined} THEN ${limit}::int ELSE max_clicks END,
         tags = CASE WHEN ${tags !== undefined} THEN ${tagList}::text[] ELSE tags END,
         ios_url = CASE WHEN ${iosUrl !== undefined} THEN ${ios}::text ELSE ios_url END,
         android_url = CASE WHEN ${androidUrl !== undefined} THEN ${android}::text ELSE android_url END
-      WHERE code = ${code} AND creator = ${creator}
-      RETURNING id, code, original_url, clicks, created_at, expires_at, last_clicked_at,
+      WHERE id = ${link.id}
+      RETURNING id, code, workspace_id::text AS workspace_id, creator, original_url, clicks, created_at, expires_at, last_clicked_at,
                 password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url
     `;
-    if (row === null) throw APIError.notFound("URL not found");
-    return toLink(row, base);
+    });
+    return toLink(row!, base, await userLabels([row!.creator]));
   },
 );
-
-/** storedTarget is the caller's link's current target, for UTM parameters given without a new url. */
-async function storedTarget(code: string, creator: string): Promise<string> {
-  const row = await db.queryRow<{ original_url: string }>`SELECT original_url FROM urls WHERE code = ${code} AND creator = ${creator}`;
-  if (row === null) throw APIError.notFound("URL not found");
-  return row.original_url;
-}

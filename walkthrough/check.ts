@@ -137,7 +137,7 @@ export function normalizeOutput(text: string, options: NormalizeOptions): string
   out = out.replace(/"\d{4}-\d{2}-\d{2}"/g, '"<date>"');
   // CSV rows start with their day (GET /urls/:code/clicks/export).
   out = out.replace(/^\d{4}-\d{2}-\d{2}(?=,)/gm, "<date>");
-  out = out.replace(/"id":"\d+"/g, '"id":"<id>"');
+  out = out.replace(/"(id|userId|workspaceId)":"\d+"/g, '"$1":"<id>"');
   // Present under `encore run` and `npm start`, absent with ENCORE_API_INCLUDE_INTERNAL_MESSAGE=0 (CI runs both).
   out = out.replace(/,"internal_message":(null|"(?:[^"\\]|\\.)*")/g, "");
   if (options.sharedDatabase) {

@@ -120,7 +120,7 @@ describe("dashboard API", () => {
     const { body } = await get("/api/catalog");
     expect(body.services.map((s: any) => s.name).sort()).toEqual(["analytics", "auth", "url", "web"]);
     const all = body.services.flatMap((s: any) => s.endpoints);
-    expect(all).toHaveLength(23);
+    expect(all).toHaveLength(32);
     const shorten = all.find((e: any) => e.id === "url.shorten");
     expect(shorten).toMatchObject({
       methods: ["POST"],
@@ -139,6 +139,7 @@ describe("dashboard API", () => {
       "utm",
       "iosUrl",
       "androidUrl",
+      "workspaceId",
     ]);
     expect(shorten.response.fields.map((f: any) => f.name)).toEqual(["code", "shortUrl", "qrCodeUrl", "originalUrl", "expiresAt"]);
     expect(all.find((e: any) => e.id === "web.assets")).toMatchObject({ methods: ["GET", "HEAD"], path: "/ui/*path", auth: false });
