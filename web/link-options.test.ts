@@ -89,4 +89,29 @@ describeLocal("link options in the web app (Chromium)", () => {
     expect(lines[0]).toBe("code,shortUrl,originalUrl,clicks,createdAt,expiresAt,tags,maxClicks");
     expect(lines).toHaveLength(4);
   });
+
+  it("changes a link's settings on its page: tags, click limit, and its password removed and set again", async () => {
+    await page.getByLabel("Tag", { exact: true }).selectOption("launch");
+    await expect.poll(() => page.locator("li.link").count(), { timeout: 15_000 }).toBe(1);
+    await page.locator("li.link").getByRole("link", { name: "Details" }).click();
+    const settings = page.getByRole("form", { name: "Settings" });
+    await settings.waitFor();
+    expect(await page.getByTestId("password-state").textContent()).toBe("Visitors must enter a password.");
+    expect(await settings.getByLabel("Click limit", { exact: true }).inputValue()).toBe("5");
+    await screenshot(page, "options-link-settings");
+
+    await settings.getByRole("button", { name: "Remove password" }).click();
+    await expect
+      .poll(() => page.getByTestId("password-state").textContent(), { timeout: 15_000 })
+      .toBe("No password: anyone with the link can follow it.");
+    await settings.getByLabel("Tags", { exact: true }).fill("launch, spring");
+    await settings.getByLabel("Click limit", { exact: true }).fill("");
+    await settings.getByLabel("Password", { exact: true }).fill("a brand new secret");
+    await settings.getByRole("button", { name: "Save settings" }).click();
+    await expect.poll(() => page.getByTestId("password-state").textContent(), { timeout: 15_000 }).toBe("Visitors must enter a password.");
+    expect(await settings.getByLabel("Click limit", { exact: true }).inputValue()).toBe("");
+    expect(await settings.getByLabel("Tags", { exact: true }).inputValue()).toBe("launch, spring");
+    // The page never shows the password itself, nor its hash.
+    expect(await page.content()).not.toMatch(/a brand new secret|scrypt/);
+  });
 });

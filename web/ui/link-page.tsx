@@ -1,10 +1,11 @@
-// One link: its target and clicks, and its click report over a range of days, with a CSV download.
+// One link: its target and clicks, its settings, and its click report over a range of days, with a CSV download.
 import { useState } from "preact/hooks";
 import { call, download, type ClickReport, type LinkStats } from "./api";
 import { ClickReportView } from "./click-report-view";
 import { CopyButton } from "./copy-button";
 import { DateRangePicker, lastDays, rangeQuery } from "./date-range";
 import { FormError } from "./field";
+import { LinkSettings } from "./link-settings";
 import { useLoad } from "./use-load";
 
 export function LinkPage({ code }: { code: string }) {
@@ -39,6 +40,7 @@ export function LinkPage({ code }: { code: string }) {
           <CopyButton text={shortUrl} />
         </div>
       )}
+      <LinkSettings code={code} />
       <DateRangePicker range={range} onChange={setRange} />
       {report.state === "loading" && <p class="muted">Loading…</p>}
       {report.state === "error" && <p class="muted">Click history is not available: {report.message}</p>}
