@@ -70,6 +70,24 @@ describeLocal("password-protected links over HTTP", () => {
     }
   });
 
+  it("shows a protected link's stats to any member of its workspace, a viewer too", async () => {
+    const team = (await (await call("POST", "/workspaces", api.tokens[0], { name: "Protected team" })).json()) as { id: string };
+    const invite = (await (await call("POST", `/workspaces/${team.id}/invites`, api.tokens[0], { role: "viewer" })).json()) as {
+      token: string;
+    };
+    expect((await call("POST", `/invites/${invite.token}/accept`, api.tokens[1])).status).toBe(200);
+    const resp = await call("POST", "/shorten", api.tokens[0], {
+      url: "https://example.com/team-secret",
+      password: "open sesame",
+      workspaceId: team.id,
+    });
+    const { code } = (await resp.json()) as { code: string };
+    expect(await (await call("GET", `/${code}/stats`, api.tokens[1])).json()).toMatchObject({
+      originalUrl: "https://example.com/team-secret",
+    });
+    await expectErrorResponse(await call("GET", `/${code}/stats`), 403, { code: "permission_denied", message: "password required" });
+  });
+
   it("stores only a salted scrypt hash, lists hasPassword, and removes the password with null", async () => {
     const code = await shortenProtected("https://example.com/hash-only");
     const row = await db.queryRow<{ password_hash: string }>`SELECT password_hash FROM urls WHERE code = ${code}`;
