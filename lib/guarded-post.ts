@@ -5,6 +5,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import ipaddr from "ipaddr.js";
 import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent, type RequestFilteringAgentOptions } from "request-filtering-agent";
 
 /** Cloud metadata services: refused even when private addresses are allowed for development. */
@@ -130,4 +131,19 @@ function describeError(err: Error): string {
   if (refused !== null) return `address ${refused[1]} is not allowed (private, loopback, link-local, reserved or metadata)`;
   const code = (err as NodeJS.ErrnoException).code;
   return code === undefined ? err.message : `${code}: ${err.message}`;
+}
+
+/**
+ * literalAddressRefused tells whether the URL's host is an address written out that the policy would
+ * refuse at delivery: a check to answer early when the URL is saved, never a substitute for the one
+ * made when the request runs (a name's addresses can change).
+ */
+export function literalAddressRefused(raw: string, policy: OutboundPolicy): boolean {
+  const host = new URL(raw).hostname.replace(/^\[(.*)\]$/, "$1");
+  if (!ipaddr.isValid(host)) return false;
+  const address = ipaddr.parse(host);
+  const range = address.range();
+  if (range === "unspecified" || METADATA_ADDRESSES.includes(address.toString())) return true;
+  if (policy.allowAddresses?.includes(address.toString())) return false;
+  return !policy.allowPrivate && range !== "unicast";
 }

@@ -121,7 +121,9 @@ interface GroupVerdict {
  * 4. adds each counted visitor's hash to url_visitors: a hash already there is a visitor seen today;
  * 5. adds each group's granted clicks, and its visitors new today, to the link's row of the day for that
  *    combination of referrer host, device, country, browser, system, source and campaign (url_click_facts);
- * 6. answers each group with its link's targets (an iPhone or Android visitor may have one of their
+ * 6. queues the batch's link.clicked events (its granted clicks) in one outbox row (url/link-events.ts),
+ *    so a counted click always has its event;
+ * 7. answers each group with its link's targets (an iPhone or Android visitor may have one of their
  *    own); only a code that names no live link is looked up again, to tell an expired link from a
  *    missing one.
  *
@@ -143,7 +145,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       SELECT grp, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.hash}::text[]) AS v (grp, hash)
     ),
     locked AS MATERIALIZED (
-      SELECT id, code, original_url, ios_url, android_url, clicks, max_clicks, password_hash IS NOT NULL AS protected FROM urls
+      SELECT id, code, original_url, ios_url, android_url, creator, clicks, max_clicks, password_hash IS NOT NULL AS protected FROM urls
       WHERE code IN (SELECT code FROM batch) AND (expires_at IS NULL OR expires_at > now())
       ORDER BY code FOR UPDATE
     ),
@@ -180,6 +182,17 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       WHERE granted.n > 0
       ON CONFLICT (url_id, day, host, device, country, browser, os, source, campaign)
       DO UPDATE SET clicks = f.clicks + EXCLUDED.clicks, visitors = f.visitors + EXCLUDED.visitors
+    ),
+    -- The batch's link.clicked events, one outbox row for all of it (url/link-events.ts relays it).
+    click_events AS (
+      INSERT INTO link_event_outbox (kind, data)
+      SELECT 'link.clicked', jsonb_agg(jsonb_build_object(
+               'seq', batch.grp - 1, 'code', batch.code, 'owner', locked.creator, 'count', granted.n, 'country', batch.country,
+               'device', batch.device, 'browser', batch.browser, 'os', batch.os, 'referrer', batch.host, 'source', batch.source,
+               'campaign', batch.campaign) ORDER BY batch.grp)
+      FROM granted JOIN batch USING (grp) JOIN locked ON locked.id = granted.id
+      WHERE granted.n > 0
+      HAVING count(*) > 0
     )
     SELECT batch.grp::int AS grp, COALESCE(granted.n, 0) AS granted, locked.original_url, locked.ios_url, locked.android_url,
            CASE WHEN locked.id IS NULL THEN

@@ -6,7 +6,7 @@ import log from "encore.dev/log";
 import { publicBaseUrl, shortUrl } from "./base-url";
 import { qrCodes } from "./bucket";
 import { currentActor, linkAccess, workspaceAccess } from "./access";
-import { decodeCursor, encodeCursor } from "./cursor";
+import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { db } from "./db";
 import type { Link } from "./link";
 import { qrCodeUrl, qrObjectName } from "./qr";

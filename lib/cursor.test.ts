@@ -28,3 +28,13 @@ describe("page cursors", () => {
     expect((err as APIError).message).toBe("invalid cursor");
   });
 });
+
+describe("page cursors over BIGSERIAL ids", () => {
+  it("round-trip an id past int4 up to the largest safe integer", () => {
+    for (const id of [2 ** 31, Number.MAX_SAFE_INTEGER]) expect(decodeCursor(encodeCursor(id), Number.MAX_SAFE_INTEGER)).toBe(id);
+  });
+
+  it("refuse an id past the given maximum", () => {
+    expect(() => decodeCursor(encodeCursor(2 ** 53), Number.MAX_SAFE_INTEGER)).toThrow("invalid cursor");
+  });
+});
