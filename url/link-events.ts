@@ -65,7 +65,6 @@ export function messagesOf(row: OutboxRow, base: string): LinkEvent[] {
  */
 export async function relayLinkEvents(): Promise<number> {
   let published = 0;
-  const base = publicBaseUrl();
   for (;;) {
     const tx = await db.begin();
     let rows: OutboxRow[];
@@ -73,6 +72,8 @@ export async function relayLinkEvents(): Promise<number> {
       rows = await tx.queryAll<OutboxRow>`
         SELECT id::text, event_id::text, kind, occurred_at, data FROM link_event_outbox
         ORDER BY link_event_outbox.id LIMIT ${RELAY_BATCH} FOR UPDATE SKIP LOCKED`;
+      // Read only once there are rows: encore.dev caches appMeta() on first use, and a test server sets its base after loading.
+      const base = rows.length > 0 ? publicBaseUrl() : "";
       for (const row of rows) for (const message of messagesOf(row, base)) await linkEvents.publish(message);
       await tx.exec`DELETE FROM link_event_outbox WHERE id = ANY(${rows.map((r) => Number(r.id))}::bigint[])`;
       await tx.commit();
