@@ -29,6 +29,14 @@ const broker = new Broker({
   journal: testMode ? undefined : new FileJournal(path.join(dataDir, "pubsub")),
 });
 
+/**
+ * LOCAL_PUBSUB_BACKOFF_SCALE multiplies every retry backoff of a spawned `npm start` (0.01 turns 30 s into
+ * 0.3 s), for end-to-end tests that must see retries without waiting minutes; in-process tests use
+ * setRetryBackoffScale instead.
+ */
+const backoffScale = process.env.LOCAL_PUBSUB_BACKOFF_SCALE;
+if (backoffScale !== undefined) broker.testHooks.setBackoffScale(Number(backoffScale));
+
 export function openTopic(name: string): PubSubTopic {
   return new PubSubTopic(broker, broker.topic(name).name);
 }
