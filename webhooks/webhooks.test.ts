@@ -137,6 +137,19 @@ describeLocal("webhooks over HTTP", () => {
     await app.call("DELETE", `/webhooks/${hook.id}`, { token: alice });
   });
 
+  it("sends a click event only for a click that counted: past a link's click limit, none", async () => {
+    const { body: hook } = await app.call("POST", "/webhooks", { token: alice, body: { url: receiver.url, events: ["link.clicked"] } });
+    receiver.secret = hook.secret;
+    receiver.events.clear();
+    const { body: link } = await app.call("POST", "/shorten", { token: alice, body: { url: "https://example.com/limited", maxClicks: 3 } });
+    const answers = await Promise.all(Array.from({ length: 8 }, () => app.call("GET", `/${link.code}`)));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(3);
+    await settle(() => receiver.events.size >= 3, "3 click events");
+    await settle();
+    expect([...receiver.events.values()].map((e) => e.data.code)).toEqual([link.code, link.code, link.code]);
+    await app.call("DELETE", `/webhooks/${hook.id}`, { token: alice });
+  });
+
   it("retries while the receiver fails, shows the retries, and delivers every event in the end", async () => {
     const { body: hook } = await app.call("POST", "/webhooks", { token: alice, body: { url: receiver.url, events: ["link.created"] } });
     receiver.secret = hook.secret;
