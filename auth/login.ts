@@ -31,6 +31,8 @@ export const login = api({ expose: true, method: "POST", path: "/auth/login" }, 
   const user = await findUserWithHash(email);
   const matches = await verifyPassword(req.password, user?.passwordHash ?? (await dummyHash));
   if (!user || !matches) throw APIError.unauthenticated("invalid email or password");
+  // Said only to someone who knows the password.
+  if (user.banned) throw APIError.permissionDenied("this account has been banned");
   await clearLoginFailures(email);
   return issueToken(user);
 });

@@ -33,22 +33,22 @@ export async function insertUser(email: string, passwordHash: string): Promise<U
   return row ? toUser(row) : null;
 }
 
-/** findUserWithHash looks an account up by normalized email, with its password hash, for login. */
-export async function findUserWithHash(email: string): Promise<(User & { passwordHash: string }) | null> {
-  const row = await db.queryRow<UserRow & { password_hash: string }>`
-    SELECT id::text AS id, email, created_at, password_hash
+/** findUserWithHash looks an account up by normalized email, with its password hash and whether it is banned, for login. */
+export async function findUserWithHash(email: string): Promise<(User & { passwordHash: string; banned: boolean }) | null> {
+  const row = await db.queryRow<UserRow & { password_hash: string; banned: boolean }>`
+    SELECT id::text AS id, email, created_at, password_hash, banned_at IS NOT NULL AS banned
     FROM users
     WHERE lower(email) = ${email}
   `;
-  return row ? { ...toUser(row), passwordHash: row.password_hash } : null;
+  return row ? { ...toUser(row), passwordHash: row.password_hash, banned: row.banned } : null;
 }
 
-/** findUser looks an account up by ID (a decimal string). */
+/** findUser looks an account up by ID (a decimal string); a banned account is not found, so its credentials stop working. */
 export async function findUser(id: string): Promise<User | null> {
   const row = await db.queryRow<UserRow>`
     SELECT id::text AS id, email, created_at
     FROM users
-    WHERE id = ${id}::text::bigint
+    WHERE id = ${id}::text::bigint AND banned_at IS NULL
   `;
   return row ? toUser(row) : null;
 }

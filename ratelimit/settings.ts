@@ -16,6 +16,7 @@ export const LIMITS = {
   "shorten-per-user": { env: "RATE_LIMIT_SHORTEN_PER_USER", fallback: "60/1m" },
   unlock: { env: "RATE_LIMIT_UNLOCK", fallback: "10/10m" },
   import: { env: "RATE_LIMIT_IMPORT", fallback: "10/1h" },
+  report: { env: "RATE_LIMIT_REPORT", fallback: "10/1h" },
 } as const;
 
 export type LimitName = keyof typeof LIMITS;

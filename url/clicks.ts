@@ -13,6 +13,8 @@ export interface Click extends Visit {
   code: string;
   /** Set on a visit that gave the link's password (POST /:code/unlock): only such a visit counts on a protected link. */
   unlocked?: boolean;
+  /** Set on a visit that may skip a flagged link's warning: one that continued past it, or an API client's. */
+  warned?: boolean;
 }
 
 /**
@@ -32,6 +34,7 @@ interface ClickGroups {
   source: string[];
   campaign: string[];
   unlocked: boolean[];
+  warned: boolean[];
   n: number[];
 }
 
@@ -59,6 +62,7 @@ function groupClicks(clicks: Click[], day: string, key: Buffer | null): GroupedC
     source: [],
     campaign: [],
     unlocked: [],
+    warned: [],
     n: [],
   };
   const visitors: BatchVisitors = { group: [], hash: [] };
@@ -67,7 +71,8 @@ function groupClicks(clicks: Click[], day: string, key: Buffer | null): GroupedC
   const seen = new Set<string>();
   for (const c of clicks) {
     const unlocked = c.unlocked === true;
-    const groupKey = `${c.code}\0${c.referrerHost}\0${c.device}\0${c.country}\0${c.browser}\0${c.os}\0${c.source}\0${c.campaign}\0${unlocked}`;
+    const warned = c.warned === true;
+    const groupKey = `${c.code}\0${c.referrerHost}\0${c.device}\0${c.country}\0${c.browser}\0${c.os}\0${c.source}\0${c.campaign}\0${unlocked}\0${warned}`;
     let i = groupOf.get(groupKey);
     if (i === undefined) {
       i = groups.n.push(0) - 1;
@@ -81,6 +86,7 @@ function groupClicks(clicks: Click[], day: string, key: Buffer | null): GroupedC
       groups.source.push(c.source);
       groups.campaign.push(c.campaign);
       groups.unlocked.push(unlocked);
+      groups.warned.push(warned);
     }
     groups.n[i]++;
     groupOfClick.push(i);
@@ -103,7 +109,8 @@ interface GroupVerdict {
   original_url: string | null;
   ios_url: string | null;
   android_url: string | null;
-  gone: Gone;
+  /** Why the rest were not counted; "flagged": they did not continue past the warning. */
+  gone: Gone | "flagged";
 }
 
 /**
@@ -138,14 +145,15 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
   const verdicts = await db.queryAll<GroupVerdict>`
     WITH batch AS MATERIALIZED (
       SELECT * FROM unnest(${g.code}::text[], ${g.host}::text[], ${g.device}::text[], ${g.country}::text[], ${g.browser}::text[],
-                           ${g.os}::text[], ${g.source}::text[], ${g.campaign}::text[], ${g.unlocked}::bool[], ${g.n}::int[])
-        WITH ORDINALITY AS b (code, host, device, country, browser, os, source, campaign, unlocked, n, grp)
+                           ${g.os}::text[], ${g.source}::text[], ${g.campaign}::text[], ${g.unlocked}::bool[], ${g.warned}::bool[], ${g.n}::int[])
+        WITH ORDINALITY AS b (code, host, device, country, browser, os, source, campaign, unlocked, warned, n, grp)
     ),
     visits AS MATERIALIZED (
       SELECT grp, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.hash}::text[]) AS v (grp, hash)
     ),
     locked AS MATERIALIZED (
-      SELECT id, code, original_url, ios_url, android_url, creator, clicks, max_clicks, password_hash IS NOT NULL AS protected FROM urls
+      SELECT id, code, original_url, ios_url, android_url, creator, clicks, max_clicks, password_hash IS NOT NULL AS protected,
+             disabled_at IS NOT NULL AS disabled, flagged FROM urls
       WHERE code IN (SELECT code FROM batch) AND (expires_at IS NULL OR expires_at > now())
       ORDER BY code FOR UPDATE
     ),
@@ -157,7 +165,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
                          - (SUM(batch.n) OVER (PARTITION BY batch.code ORDER BY batch.grp) - batch.n)))::int
              END AS n
       FROM batch JOIN locked USING (code)
-      WHERE NOT locked.protected OR batch.unlocked
+      WHERE NOT locked.disabled AND (NOT locked.protected OR batch.unlocked) AND (NOT locked.flagged OR batch.warned)
     ),
     counted AS (
       UPDATE urls SET clicks = urls.clicks + per_link.n, last_clicked_at = now()
@@ -198,7 +206,9 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
            CASE WHEN locked.id IS NULL THEN
                   CASE WHEN EXISTS (SELECT FROM urls WHERE urls.code = batch.code AND urls.expires_at <= now())
                        THEN 'expired' ELSE 'not_found' END
+                WHEN locked.disabled THEN 'disabled'
                 WHEN locked.protected AND NOT batch.unlocked THEN 'password_required'
+                WHEN locked.flagged AND NOT batch.warned THEN 'flagged'
                 ELSE 'limit_reached'
            END AS gone
     FROM batch LEFT JOIN locked USING (code) LEFT JOIN granted USING (grp)
@@ -208,9 +218,10 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
   for (const verdict of verdicts) byGroup[verdict.grp - 1] = verdict;
   return groupOfClick.map((i, k): Resolution => {
     const verdict = byGroup[i];
-    if (verdict.granted === 0 || verdict.original_url === null) return { gone: verdict.gone };
-    verdict.granted--;
+    if (verdict.original_url === null || (verdict.granted === 0 && verdict.gone !== "flagged")) return { gone: verdict.gone as Gone };
     const targets = { originalUrl: verdict.original_url, iosUrl: verdict.ios_url, androidUrl: verdict.android_url };
+    if (verdict.granted === 0) return { warn: targetFor(targets, clicks[k].os) };
+    verdict.granted--;
     return { target: targetFor(targets, clicks[k].os) };
   });
 }

@@ -10,6 +10,7 @@ const shortensPerAddress = new FixedWindowLimit(counters, "shorten", "too many l
 const shortensPerUser = new FixedWindowLimit(counters, "shorten-per-user", "too many links shortened by this account");
 const importsPerUser = new FixedWindowLimit(counters, "import", "too many imports by this account");
 const unlocksPerAddress = new FixedWindowLimit(counters, "unlock", "too many password attempts for this link");
+const reportsPerAddress = new FixedWindowLimit(counters, "report", "too many reports from this address");
 
 /** limitShorten counts a new link against the caller's address (HTTP callers only) and against the user. */
 export async function limitShorten(userID: string): Promise<void> {
@@ -30,4 +31,10 @@ export async function limitUnlock(code: string): Promise<void> {
 /** limitImport counts one bulk import (up to 10,000 links) against the user, instead of shorten's per-link limits. */
 export function limitImport(userID: string): Promise<void> {
   return importsPerUser.hit(userID);
+}
+
+/** limitReport counts one abuse report from the caller's address (the address is a cache key for the window, never stored). */
+export async function limitReport(): Promise<void> {
+  const address = clientAddress();
+  if (address !== null) await reportsPerAddress.hit(address);
 }

@@ -1,4 +1,4 @@
-// The link-events relay: publishes what url/migrations/012 queues in link_event_outbox (link changes,
+// The link-events relay: publishes what url/migrations/014 queues in link_event_outbox (link changes,
 // by trigger, and click batches, by the click statement) and removes each row once published. A row is
 // published at least once: a crash after publishing and before the removal's commit publishes it again
 // with the same event id, which receivers use to drop the copy.

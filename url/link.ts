@@ -34,4 +34,10 @@ export interface Link {
   iosUrl: string | null;
   /** Where Android visitors go; null when to originalUrl. */
   androidUrl: string | null;
+  /** Disabled by the site's admins (for abuse): it leads nowhere, and only they can enable it again. */
+  disabled: boolean;
+  /** Why it was disabled; null when it is not. */
+  disabledReason: string | null;
+  /** Marked by the site's admins: browsers see a warning before they go on. */
+  flagged: boolean;
 }

@@ -60,6 +60,9 @@ export interface LinkRow {
   tags: string[];
   ios_url: string | null;
   android_url: string | null;
+  disabled_reason: string | null;
+  disabled: boolean;
+  flagged: boolean;
 }
 
 /** toLink describes a stored link to a member of its workspace; `emails` labels creators by user ID. */
@@ -80,6 +83,9 @@ export function toLink(row: LinkRow, base: string, emails: Map<string, string>):
     tags: row.tags,
     iosUrl: row.ios_url,
     androidUrl: row.android_url,
+    disabled: row.disabled,
+    disabledReason: row.disabled_reason,
+    flagged: row.flagged,
   };
 }
 
@@ -97,7 +103,8 @@ export const listUrls = api(
     // One row more than a page tells whether another page follows.
     const rows = await db.queryAll<LinkRow>`
       SELECT id, code, workspace_id::text AS workspace_id, creator, original_url, clicks, created_at, expires_at, last_clicked_at,
-             password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url
+             password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url,
+             disabled_at IS NOT NULL AS disabled, disabled_reason, flagged
       FROM urls
       WHERE workspace_id = ${id}::text::bigint AND (${before}::int IS NULL OR id < ${before}::int)
         AND (${withTag}::text IS NULL OR tags @> ARRAY[${withTag}::text])

@@ -6,7 +6,7 @@
  * runtimes/core/src/api/gateway/router.rs routes with).
  * reserved.test.ts checks this list against the routes the app really declares, both ways.
  */
-export const ROUTE_SEGMENTS = ["analytics", "auth", "internal", "invites", "shorten", "tags", "urls", "webhooks", "workspaces"];
+export const ROUTE_SEGMENTS = ["admin", "analytics", "auth", "internal", "invites", "shorten", "tags", "urls", "webhooks", "workspaces"];
 
 /**
  * RESERVED_WORDS are kept free for routes the app or its gateway has or is likely to add, and for
@@ -16,7 +16,6 @@ const RESERVED_WORDS = [
   "__encore",
   "about",
   "account",
-  "admin",
   "api",
   "app",
   "assets",

@@ -6,12 +6,15 @@ import { targetFor } from "./device-targets";
 
 /**
  * Gone says why a code leads nowhere for this visit: no such link, a link past its expiry or its click
- * limit, or a password-protected link visited without its password.
+ * limit, a password-protected link visited without its password, or a link the site's admins disabled.
  */
-export type Gone = "not_found" | "expired" | "limit_reached" | "password_required";
+export type Gone = "not_found" | "expired" | "limit_reached" | "password_required" | "disabled";
 
-/** Resolution is a live link's target, or why the code leads nowhere. */
-export type Resolution = { target: string } | { gone: Gone };
+/**
+ * Resolution is a live link's target, why the code leads nowhere, or (`warn`) the target of a link the
+ * admins flagged, which a browser is shown before it may go on (url/abuse/warning.ts).
+ */
+export type Resolution = { target: string } | { gone: Gone } | { warn: string };
 
 /** goneError is the error an API client sees for a code that leads nowhere. */
 export function goneError(gone: Gone): APIError {
@@ -24,6 +27,8 @@ export function goneError(gone: Gone): APIError {
       return APIError.notFound("URL has reached its click limit");
     case "password_required":
       return APIError.permissionDenied("password required");
+    case "disabled":
+      return APIError.permissionDenied("this link has been disabled");
   }
 }
 
@@ -35,6 +40,8 @@ interface LinkState {
   expired: boolean;
   limit_reached: boolean;
   protected: boolean;
+  disabled: boolean;
+  flagged: boolean;
 }
 
 /**
@@ -46,12 +53,15 @@ export async function peekLink(code: string, os: string): Promise<Resolution> {
   if (!isLinkCode(code)) return { gone: "not_found" };
   const row = await db.queryRow<LinkState>`
     SELECT original_url, ios_url, android_url, (expires_at IS NOT NULL AND expires_at <= now()) AS expired,
-           (max_clicks IS NOT NULL AND clicks >= max_clicks) AS limit_reached, password_hash IS NOT NULL AS protected
+           (max_clicks IS NOT NULL AND clicks >= max_clicks) AS limit_reached, password_hash IS NOT NULL AS protected,
+           disabled_at IS NOT NULL AS disabled, flagged
     FROM urls WHERE code = ${code}
   `;
   if (row === null) return { gone: "not_found" };
   if (row.expired) return { gone: "expired" };
+  if (row.disabled) return { gone: "disabled" };
   if (row.protected) return { gone: "password_required" };
   if (row.limit_reached) return { gone: "limit_reached" };
-  return { target: targetFor({ originalUrl: row.original_url, iosUrl: row.ios_url, androidUrl: row.android_url }, os) };
+  const target = targetFor({ originalUrl: row.original_url, iosUrl: row.ios_url, androidUrl: row.android_url }, os);
+  return row.flagged ? { warn: target } : { target };
 }

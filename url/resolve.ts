@@ -7,7 +7,8 @@ import { countClick } from "./clicks";
 import { goneError, peekLink, type Resolution } from "./resolution";
 import { describeAgent } from "./user-agent";
 import { describeVisit, type Visit } from "./visit";
-import { writeGonePage } from "./visitor-page";
+import { writeGonePage, writeVisitorPage } from "./visitor-page";
+import { continued, pageWithReport, warningPage } from "./abuse/pages";
 
 /**
  * resolve answers a browser (Accept prefers text/html) with a bare 302 to the target and any other
@@ -26,22 +27,31 @@ import { writeGonePage } from "./visitor-page";
 export const resolve = api.raw({ expose: true, method: ["GET", "HEAD"], path: "/:code" }, async (req, resp) => {
   const code = codeParam(req.url ?? "");
   const head = req.method === "HEAD";
+  const browser = prefersHtml(req.headers.accept);
+  const search = searchOf(req.url ?? "");
+  // A flagged link's warning is for browsers: an API client, or a visit that continued past it, counts.
   const resolution = head
     ? await peekLink(code, describeAgent(req.headers["user-agent"]).os)
-    : await recordClick(code, describeVisit(req.url ?? "", req.headers));
-  const browser = prefersHtml(req.headers.accept);
+    : await recordClick(code, describeVisit(req.url ?? "", req.headers), false, !browser || continued(search));
   if ("gone" in resolution && !browser) throw goneError(resolution.gone);
 
   // Every visit must reach us to be counted, and the answer depends on Accept.
   resp.setHeader("Cache-Control", "no-store");
   resp.setHeader("Vary", "Accept");
   if ("gone" in resolution) {
-    writeGonePage(resp, resolution.gone, head);
+    const { gone } = resolution;
+    if (gone === "disabled" || gone === "password_required") writeVisitorPage(resp, pageWithReport(gone, code), head);
+    else writeGonePage(resp, gone, head);
+    return;
+  }
+  const target = "target" in resolution ? resolution.target : resolution.warn;
+  if ("warn" in resolution && browser) {
+    writeVisitorPage(resp, warningPage(code, target, search), head);
   } else if (browser) {
-    resp.writeHead(302, { Location: resolution.target });
+    resp.writeHead(302, { Location: target });
     resp.end();
   } else {
-    const body = JSON.stringify({ url: resolution.target });
+    const body = JSON.stringify({ url: target });
     resp.writeHead(200, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
     resp.end(head ? undefined : body);
   }
@@ -61,14 +71,21 @@ function codeParam(pathAndQuery: string): string {
   return String((currentRequest() as APICallMeta).pathParams.code);
 }
 
+/** searchOf is a path's query string without its "?", "" for none. */
+function searchOf(pathAndQuery: string): string {
+  const query = pathAndQuery.indexOf("?");
+  return query === -1 ? "" : pathAndQuery.slice(query + 1);
+}
+
 /**
  * recordClick counts one click on `code` and returns where it leads. The click joins this instance's
  * next group-committed batch and is committed when this returns; a malformed code never reaches the
  * database, and a link that leads nowhere counts nothing. Only an `unlocked` visit (its password was
- * checked) counts on a protected link.
+ * checked) counts on a protected link, and only a `warned` one (it continued past the warning page, or
+ * gets none) on a flagged link.
  */
-export function recordClick(code: string, visit: Visit, unlocked = false): Promise<Resolution> {
+export function recordClick(code: string, visit: Visit, unlocked = false, warned = false): Promise<Resolution> {
   // Not async: a resolve is the hottest path, and an async wrapper adds a promise to each click.
   if (!isLinkCode(code)) return Promise.resolve({ gone: "not_found" });
-  return countClick(unlocked ? { code, ...visit, unlocked } : { code, ...visit });
+  return countClick({ code, ...visit, unlocked, warned });
 }

@@ -4,6 +4,7 @@ import type { MatchesRegexp, Max, MaxLen, Min, MinLen } from "encore.dev/validat
 import { currentActor, workspaceAccess } from "./access";
 import { validateAlias } from "./alias";
 import { ownHosts, publicBaseUrl, shortUrl } from "./base-url";
+import { refuseBlockedTargets } from "./abuse/blocklist";
 import { limitShorten } from "./limits";
 import { checkLinkFields, hashLinkPassword } from "./new-link";
 import { publishQueued } from "./outbox";
@@ -62,6 +63,7 @@ export const shorten = api(
     const { workspaceId: into } = await workspaceAccess(actor, workspaceId, "link.create");
     const checked = checkLinkFields(fields, { creator: actor.id, workspaceId: into }, ownHosts(base));
     if (alias !== undefined) validateAlias(alias);
+    await refuseBlockedTargets([checked.originalUrl, checked.iosUrl, checked.androidUrl]);
     await limitShorten(actor.id);
     // Hashing costs tens of milliseconds, so it comes after every cheap check and the rate limit.
     const claimed = await createLink(await hashLinkPassword(checked), alias, base);

@@ -41,8 +41,9 @@ export const unlock = api(
       throw APIError.permissionDenied("wrong password");
     }
     const req = currentRequest() as APICallMeta;
-    const resolution = await recordClick(code, describeVisit(req.pathAndQuery, req.headers), true);
+    // The visitor typed the link's password: a flagged link's warning would only stand in their way twice.
+    const resolution = await recordClick(code, describeVisit(req.pathAndQuery, req.headers), true, true);
     if ("gone" in resolution) throw goneError(resolution.gone);
-    return { url: resolution.target };
+    return { url: "target" in resolution ? resolution.target : resolution.warn };
   },
 );

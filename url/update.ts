@@ -14,6 +14,7 @@ import { inTransaction } from "./transaction";
 import { userLabels } from "./user-labels";
 import { withUtm, type Utm } from "./utm";
 import { validateTarget } from "./validate-target";
+import { refuseBlockedTargets } from "./abuse/blocklist";
 
 /** UpdateUrlRequest names the link and what to change; an absent field stays as it is, null removes it. */
 export interface UpdateUrlRequest {
@@ -67,6 +68,7 @@ export const updateUrl = api(
       const link = await linkAccess(actor, code, "link.change", tx, true);
       // UTM parameters given without a url are merged into the stored target, read under the lock.
       const merged = utm === undefined ? target : withUtm(target ?? link.originalUrl, utm, own);
+      await refuseBlockedTargets([merged, ios, android]);
       return tx.queryRow<LinkRow>`
       UPDATE urls SET
         original_url = COALESCE(${merged}, original_url),
@@ -76,11 +78,14 @@ export const updateUrl = api(
         tags = CASE WHEN ${tags !== undefined} THEN ${tagList}::text[] ELSE tags END,
         ios_url = CASE WHEN ${iosUrl !== undefined} THEN ${ios}::text ELSE ios_url END,
         android_url = CASE WHEN ${androidUrl !== undefined} THEN ${android}::text ELSE android_url END
-      WHERE id = ${link.id}
+      WHERE id = ${link.id} AND disabled_at IS NULL
       RETURNING id, code, workspace_id::text AS workspace_id, creator, original_url, clicks, created_at, expires_at, last_clicked_at,
-                password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url
+                password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url,
+                disabled_at IS NOT NULL AS disabled, disabled_reason, flagged
     `;
     });
-    return toLink(row!, base, await userLabels([row!.creator]));
+    // linkAccess found the link and it is the caller's to change: only an admin's disabling stops it.
+    if (row === null) throw APIError.permissionDenied("this link has been disabled");
+    return toLink(row, base, await userLabels([row.creator]));
   },
 );

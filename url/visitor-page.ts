@@ -10,8 +10,13 @@ export interface VisitorPage {
   status: number;
   title: string;
   paragraphs: string[];
-  /** "password": a password field that POSTs to /:code/unlock and, when right, goes on to the target. */
-  form?: "password";
+  /**
+   * "password": a password field that POSTs to /:code/unlock and, when right, goes on to the target.
+   * "report": a reason and details that POST to the page's own path (/:code/report).
+   */
+  form?: "password" | "report";
+  /** Links under the text, such as the warning page's continue and back, or "Report this link". */
+  links?: { href: string; text: string }[];
 }
 
 /** PAGES are the words for each reason a code leads nowhere; the statuses match the API's errors. */
@@ -40,6 +45,14 @@ export const PAGES: Record<Gone, VisitorPage> = {
     paragraphs: ["Enter the password you were given with the link to continue."],
     form: "password",
   },
+  disabled: {
+    status: 403,
+    title: "This link has been disabled",
+    paragraphs: [
+      "The site's administrators disabled this link because it was used for abuse, such as phishing or malware.",
+      "It does not lead anywhere any more.",
+    ],
+  },
 };
 
 const STYLE = `
@@ -49,8 +62,9 @@ main { max-width: 28rem; padding: 2rem 1.5rem; }
 h1 { font-size: 1.4rem; margin: 0 0 0.75rem; }
 p { margin: 0 0 0.75rem; }
 form { display: grid; gap: 0.5rem; margin-top: 1rem; }
-input, button { font: inherit; padding: 0.55rem 0.7rem; border-radius: 6px; }
-input { border: 1px solid GrayText; }
+input, button, select, textarea { font: inherit; padding: 0.55rem 0.7rem; border-radius: 6px; }
+input, select, textarea { border: 1px solid GrayText; }
+.links { list-style: none; padding: 0; margin: 1.25rem 0 0; display: flex; gap: 1.25rem; flex-wrap: wrap; }
 button { border: 0; background: #2563eb; color: #fff; cursor: pointer; }
 button:disabled { opacity: 0.6; cursor: progress; }
 [role="alert"] { color: #b91c1c; min-height: 1.5em; }
@@ -91,6 +105,37 @@ form.addEventListener("submit", async (event) => {
 });
 `;
 
+/** The report form's script: it posts the reason and details as JSON to this page's own path. */
+const REPORT_SCRIPT = `
+const form = document.getElementById("report");
+const status = document.getElementById("report-status");
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const button = form.querySelector("button");
+  button.disabled = true;
+  status.textContent = "";
+  try {
+    const resp = await fetch(location.pathname, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ reason: form.elements.reason.value, details: form.elements.details.value }),
+      credentials: "omit",
+    });
+    if (resp.ok) {
+      form.replaceWith(Object.assign(document.createElement("p"), { textContent: "Thank you. The site's administrators will look at this link." }));
+      return;
+    }
+    status.textContent =
+      resp.status === 429 ? "Too many reports from your network. Try again later." :
+      resp.status === 404 ? "There is no such link." :
+      "Something went wrong. Try again.";
+  } catch {
+    status.textContent = "Could not reach the server. Check your connection and try again.";
+  }
+  button.disabled = false;
+});
+`;
+
 /** A CSP source for an inline block: its SHA-256, so nothing else inline can run. */
 function sourceHash(text: string): string {
   return `'sha256-${createHash("sha256").update(text).digest("base64")}'`;
@@ -100,7 +145,7 @@ function sourceHash(text: string): string {
 const CONTENT_SECURITY_POLICY = [
   "default-src 'none'",
   `style-src ${sourceHash(STYLE)}`,
-  `script-src ${sourceHash(PASSWORD_SCRIPT)}`,
+  `script-src ${sourceHash(PASSWORD_SCRIPT)} ${sourceHash(REPORT_SCRIPT)}`,
   "connect-src 'self'",
   "form-action 'none'",
   "base-uri 'none'",
@@ -122,6 +167,30 @@ const PASSWORD_FORM = `
 <noscript><p>Checking the password needs JavaScript; turn it on and reload this page.</p></noscript>
 <script>${PASSWORD_SCRIPT}</script>`;
 
+const REPORT_FORM = `
+<form id="report" method="post">
+  <label for="reason">What is wrong with this link?</label>
+  <select id="reason" name="reason" required>
+    <option value="phishing">Phishing: it asks for passwords or payment details</option>
+    <option value="malware">Malware: it downloads something harmful</option>
+    <option value="spam">Spam</option>
+    <option value="illegal">Illegal content</option>
+    <option value="other">Something else</option>
+  </select>
+  <label for="details">Details (optional)</label>
+  <textarea id="details" name="details" rows="4" maxlength="2000"></textarea>
+  <button type="submit">Send report</button>
+  <p id="report-status" role="alert"></p>
+</form>
+<noscript><p>Sending a report needs JavaScript; turn it on and reload this page.</p></noscript>
+<script>${REPORT_SCRIPT}</script>`;
+
+/** The page's links, as a list under its text. */
+function renderLinks(links: VisitorPage["links"]): string {
+  if (links === undefined || links.length === 0) return "";
+  return `\n<ul class="links">${links.map((l) => `<li><a href="${escapeHtml(l.href)}">${escapeHtml(l.text)}</a></li>`).join("")}</ul>`;
+}
+
 /** renderVisitorPage is the page's whole HTML document. */
 export function renderVisitorPage(page: VisitorPage): string {
   const paragraphs = page.paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join("\n");
@@ -137,7 +206,7 @@ export function renderVisitorPage(page: VisitorPage): string {
 <body>
 <main>
 <h1>${escapeHtml(page.title)}</h1>
-${paragraphs}${page.form === "password" ? PASSWORD_FORM : ""}
+${paragraphs}${page.form === "password" ? PASSWORD_FORM : page.form === "report" ? REPORT_FORM : ""}${renderLinks(page.links)}
 </main>
 </body>
 </html>
