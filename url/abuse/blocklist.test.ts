@@ -1,0 +1,50 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { newUser, shortenAs } from "../__tests__/helpers";
+import { db } from "../db";
+import { normalizeHost, readBlocklistFile, syncBlocklistFile } from "./blocklist";
+
+describe("BLOCKLIST_FILE", () => {
+  it("reads one host a line, skipping comments, blank lines and lines that are no host", () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "blocklist-")), "hosts.txt");
+    fs.writeFileSync(
+      file,
+      "# known phishing\nEvil.Example\n\n*.wild.example  # and its subdomains\nnot a host\nhttp://x/y\nevil.example\n",
+    );
+    expect(readBlocklistFile(file)).toEqual(["evil.example", "wild.example"]);
+  });
+
+  it.each([
+    ["EXAMPLE.com", "example.com"],
+    [".example.com", "example.com"],
+    ["bücher.example", "xn--bcher-kva.example"],
+    ["a b", null],
+    ["example.com/path", null],
+    ["user@example.com", null],
+    ["", null],
+  ])("normalizes %j to %j", (raw, host) => {
+    expect(normalizeHost(raw)).toBe(host);
+  });
+
+  it("makes the file's hosts the file rows of the blocklist and disables the links to them at each sync", async () => {
+    const user = newUser();
+    const tag = Math.random().toString(36).slice(2, 8);
+    const doomed = await shortenAs(user, `https://login.bad-${tag}.example/`);
+    const kept = await shortenAs(user, `https://good-${tag}.example/`);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "blocklist-")), "hosts.txt");
+    fs.writeFileSync(file, `bad-${tag}.example\nother-${tag}.example\n`);
+
+    expect(await syncBlocklistFile(file)).toEqual({ hosts: 2, linksDisabled: 1 });
+    const state = async (code: string) =>
+      (await db.queryRow<{ disabled: boolean }>`SELECT disabled_at IS NOT NULL AS disabled FROM urls WHERE code = ${code}`)!.disabled;
+    expect(await state(doomed.code)).toBe(true);
+    expect(await state(kept.code)).toBe(false);
+
+    fs.writeFileSync(file, `bad-${tag}.example\n`);
+    expect(await syncBlocklistFile(file)).toEqual({ hosts: 1, linksDisabled: 0 });
+    const rows = await db.queryAll<{ host: string }>`SELECT host FROM blocked_hosts WHERE host LIKE ${`%-${tag}.example`} ORDER BY host`;
+    expect(rows.map((r) => r.host)).toEqual([`bad-${tag}.example`]);
+  });
+});
