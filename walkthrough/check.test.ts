@@ -18,15 +18,17 @@ import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf
 const CRON_TOKEN = vi.hoisted(() => {
   const token = "walkthrough-" + "0123456789abcdef".repeat(3);
   vi.stubEnv("CronTriggerToken", token);
+  // docs/api.md's abuse examples are Ada's, as a site admin (.ci/walkthrough sets the same).
+  vi.stubEnv("ADMIN_EMAILS", "ada@example.com");
   return token;
 });
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 /** The pages pasted into one shell, in order; a later page may use the variables an earlier one set. */
-const SESSIONS = [["README.md", "docs/api.md"], ["docs/self-hosting/README.md"]];
+const SESSIONS = [["README.md", "docs/api.md", "docs/webhooks.md"], ["docs/self-hosting/README.md"]];
 const PAGES = SESSIONS.flat();
 /** The fewest curl examples each page must have, so that a page cannot lose its examples unnoticed. */
-const MIN_EXAMPLES: Record<string, number> = { "README.md": 8, "docs/api.md": 4, "docs/self-hosting/README.md": 2 };
+const MIN_EXAMPLES: Record<string, number> = { "README.md": 8, "docs/api.md": 4, "docs/webhooks.md": 4, "docs/self-hosting/README.md": 2 };
 const examplesOf = (page: string) => shellExamples(fs.readFileSync(path.join(root, page), "utf8"), page);
 // With DATABASE_URL the test files of a run share one database, so app-wide counts are not ours alone.
 const sharedDatabase = process.env.DATABASE_URL !== undefined;
