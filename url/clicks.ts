@@ -152,7 +152,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       SELECT grp, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.hash}::text[]) AS v (grp, hash)
     ),
     locked AS MATERIALIZED (
-      SELECT id, code, original_url, ios_url, android_url, creator, clicks, max_clicks, password_hash IS NOT NULL AS protected,
+      SELECT id, code, original_url, ios_url, android_url, workspace_id, clicks, max_clicks, password_hash IS NOT NULL AS protected,
              disabled_at IS NOT NULL AS disabled, flagged FROM urls
       WHERE code IN (SELECT code FROM batch) AND (expires_at IS NULL OR expires_at > now())
       ORDER BY code FOR UPDATE
@@ -195,7 +195,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
     click_events AS (
       INSERT INTO link_event_outbox (kind, data)
       SELECT 'link.clicked', jsonb_agg(jsonb_build_object(
-               'seq', batch.grp - 1, 'code', batch.code, 'owner', locked.creator, 'count', granted.n, 'country', batch.country,
+               'seq', batch.grp - 1, 'code', batch.code, 'owner', locked.workspace_id::text, 'count', granted.n, 'country', batch.country,
                'device', batch.device, 'browser', batch.browser, 'os', batch.os, 'referrer', batch.host, 'source', batch.source,
                'campaign', batch.campaign) ORDER BY batch.grp)
       FROM granted JOIN batch USING (grp) JOIN locked ON locked.id = granted.id

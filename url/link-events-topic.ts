@@ -20,7 +20,7 @@ export interface ClickGroup {
   seq: number;
   code: string;
   shortUrl: string;
-  /** Who owns the link (matches webhooks; never sent to a receiver). */
+  /** The link's workspace (matches webhooks; never sent to a receiver). */
   owner: string;
   count: number;
   country: string;
@@ -39,7 +39,7 @@ export interface LinkEvent {
   id: string;
   type: LinkEventType;
   occurredAt: Date;
-  /** A link change's owner; absent for clicks, whose groups name theirs. */
+  /** A link change's workspace; absent for clicks, whose groups name theirs. */
   owner?: string;
   link?: LinkSnapshot;
   clicks?: ClickGroup[];

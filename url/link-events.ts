@@ -22,7 +22,7 @@ interface OutboxRow {
   data: unknown;
 }
 
-/** What the triggers store about a changed link (link_event_data in migration 012). */
+/** What the triggers store about a changed link (link_event_data in migration 014). */
 interface StoredLink {
   code: string;
   url: string;
@@ -39,7 +39,7 @@ export function messagesOf(row: OutboxRow, base: string): LinkEvent[] {
   const head = { id: row.event_id, type: row.kind, occurredAt: row.occurred_at };
   if (row.kind !== "link.clicked") {
     const link = row.data as StoredLink;
-    // A link stored before sign-in existed has no owner, so nobody's webhook can match it.
+    // Every link has a workspace since migration 011; an event queued before it has none, and no webhook.
     if (link.owner === null) return [];
     const snapshot = {
       code: link.code,

@@ -20,6 +20,7 @@ export type Action =
   | "members.remove"
   | "members.role"
   | "keys.manage"
+  | "webhooks.manage"
   | "audit.read"
   | "workspace.delete";
 
@@ -33,6 +34,7 @@ const WEAKEST_ROLE: Record<Action, Role> = {
   "members.invite": "admin",
   "members.remove": "admin",
   "keys.manage": "admin",
+  "webhooks.manage": "admin",
   "audit.read": "admin",
   "members.role": "owner",
   "workspace.delete": "owner",

@@ -68,7 +68,7 @@ export const updateUrl = api(
       const link = await linkAccess(actor, code, "link.change", tx, true);
       // UTM parameters given without a url are merged into the stored target, read under the lock.
       const merged = utm === undefined ? target : withUtm(target ?? link.originalUrl, utm, own);
-      await refuseBlockedTargets([merged, ios, android]);
+      await refuseBlockedTargets([merged, ios, android], tx);
       return tx.queryRow<LinkRow>`
       UPDATE urls SET
         original_url = COALESCE(${merged}, original_url),

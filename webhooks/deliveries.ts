@@ -3,8 +3,7 @@ import { randomUUID } from "node:crypto";
 import { api, APIError, type Query } from "encore.dev/api";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { db } from "./db";
-import { isWebhookId } from "./manage";
-import { callerOwner } from "./owner";
+import { webhookOwner } from "./manage";
 import { attemptDelivery, delivered, recordAttempt, type Outcome } from "./send";
 
 /** Attempts per page. */
@@ -53,14 +52,13 @@ interface AttemptRow {
   outcome: Outcome;
 }
 
-/** The caller's webhook's URL and secret, or not_found for a missing one and for someone else's alike. */
+/** The URL and secret of a webhook the caller manages, or not_found for a missing one and another workspace's alike. */
 async function ownWebhook(id: string): Promise<{ url: string; secret: string }> {
-  const row = isWebhookId(id)
-    ? await db.queryRow<{
-        url: string;
-        secret: string;
-      }>`SELECT url, secret FROM webhooks WHERE id = ${id}::uuid AND owner = ${callerOwner()}`
-    : null;
+  const owner = await webhookOwner(id);
+  const row = await db.queryRow<{
+    url: string;
+    secret: string;
+  }>`SELECT url, secret FROM webhooks WHERE id = ${id}::uuid AND owner = ${owner}`;
   if (row === null) throw APIError.notFound("webhook not found");
   return row;
 }

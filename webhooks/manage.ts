@@ -1,22 +1,24 @@
-// POST, GET, PATCH and DELETE /webhooks: a signed-in user's endpoints for link events.
+// POST, GET, PATCH and DELETE /webhooks: a workspace's endpoints for link events (its admins and owners manage them).
 import { randomBytes } from "node:crypto";
-import { api, APIError } from "encore.dev/api";
+import { api, APIError, type Query } from "encore.dev/api";
 import type { MaxLen, MinLen } from "encore.dev/validate";
 import { literalAddressRefused, refuseOutboundUrl } from "../lib/guarded-post";
 import { db } from "./db";
-import { callerOwner } from "./owner";
+import { authorizeOwner, callerWorkspace } from "./owner";
 import { EVENT_TYPES } from "./payload";
 import { deliveryPolicy } from "./settings";
 
 /** WebhookEvent names an event a webhook receives. */
 export type WebhookEvent = "link.created" | "link.updated" | "link.deleted" | "link.clicked";
 
-/** Webhooks one owner may have. */
+/** Webhooks one workspace may have. */
 export const MAX_WEBHOOKS_PER_OWNER = 20;
 
 /** Webhook is one endpoint as its owner sees it; the secret is shown only when it is created. */
 export interface Webhook {
   id: string;
+  /** The workspace whose link events it receives. */
+  workspaceId: string;
   url: string;
   events: WebhookEvent[];
   enabled: boolean;
@@ -32,6 +34,14 @@ export interface CreateWebhookRequest {
   /** An absolute http(s) URL of at most 2048 bytes. */
   url: string & MaxLen<2048>;
   events: WebhookEvent[] & MinLen<1> & MaxLen<4>;
+  /** The workspace; the caller's personal one when absent. */
+  workspaceId?: string;
+}
+
+/** ListWebhooksRequest picks the workspace. */
+export interface ListWebhooksRequest {
+  /** The workspace; the caller's personal one when absent. */
+  workspaceId?: Query<string>;
 }
 
 /** CreatedWebhook is the new webhook with its signing secret, shown this once. */
@@ -62,6 +72,7 @@ export interface ListWebhooksResponse {
 /** WebhookRow is a webhooks row as these endpoints select it. */
 interface WebhookRow {
   id: string;
+  owner: string;
   url: string;
   events: WebhookEvent[];
   enabled: boolean;
@@ -73,6 +84,7 @@ interface WebhookRow {
 function toWebhook(row: WebhookRow): Webhook {
   return {
     id: row.id,
+    workspaceId: row.owner,
     url: row.url,
     events: row.events,
     enabled: row.enabled,
@@ -108,43 +120,58 @@ export function isWebhookId(id: string): boolean {
   return /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(id);
 }
 
+/**
+ * webhookOwner is the workspace of webhook `id` once the caller may manage webhooks there; a missing
+ * webhook and another workspace's answer the same not_found.
+ */
+export async function webhookOwner(id: string): Promise<string> {
+  const row = isWebhookId(id) ? await db.queryRow<{ owner: string }>`SELECT owner FROM webhooks WHERE id = ${id}::uuid` : null;
+  if (row === null) throw APIError.notFound("webhook not found");
+  await authorizeOwner(row.owner);
+  return row.owner;
+}
+
 /** createWebhook registers an endpoint; its first deliveries are the events committed after this. */
 export const createWebhook = api(
   { expose: true, auth: true, method: "POST", path: "/webhooks" },
-  async ({ url, events }: CreateWebhookRequest): Promise<CreatedWebhook> => {
-    const owner = callerOwner();
+  async ({ url, events, workspaceId }: CreateWebhookRequest): Promise<CreatedWebhook> => {
     const target = checkedUrl(url);
     const wanted = checkedEvents(events);
+    const owner = await callerWorkspace(workspaceId);
     const secret = newSecret();
     // The count and the insert are one statement, but two at once could both pass: the limit is a guard, not an invariant.
     const row = await db.queryRow<WebhookRow>`
       INSERT INTO webhooks (owner, url, events, secret)
       SELECT ${owner}, ${target}, ${wanted}::text[], ${secret}
       WHERE (SELECT count(*) FROM webhooks WHERE owner = ${owner}) < ${MAX_WEBHOOKS_PER_OWNER}
-      RETURNING id::text, url, events, enabled, disabled_reason, failing_since, created_at`;
-    if (row === null) throw APIError.resourceExhausted(`at most ${MAX_WEBHOOKS_PER_OWNER} webhooks per account`);
+      RETURNING id::text, owner, url, events, enabled, disabled_reason, failing_since, created_at`;
+    if (row === null) throw APIError.resourceExhausted(`at most ${MAX_WEBHOOKS_PER_OWNER} webhooks per workspace`);
     return { ...toWebhook(row), secret };
   },
 );
 
-/** listWebhooks lists the caller's webhooks, without their secrets. */
-export const listWebhooks = api({ expose: true, auth: true, method: "GET", path: "/webhooks" }, async (): Promise<ListWebhooksResponse> => {
-  const rows = await db.queryAll<WebhookRow>`
-      SELECT id::text, url, events, enabled, disabled_reason, failing_since, created_at
-      FROM webhooks WHERE owner = ${callerOwner()} ORDER BY created_at, id`;
-  return { webhooks: rows.map(toWebhook) };
-});
+/** listWebhooks lists a workspace's webhooks, without their secrets. */
+export const listWebhooks = api(
+  { expose: true, auth: true, method: "GET", path: "/webhooks" },
+  async ({ workspaceId }: ListWebhooksRequest): Promise<ListWebhooksResponse> => {
+    const owner = await callerWorkspace(workspaceId);
+    const rows = await db.queryAll<WebhookRow>`
+      SELECT id::text, owner, url, events, enabled, disabled_reason, failing_since, created_at
+      FROM webhooks WHERE owner = ${owner} ORDER BY created_at, id`;
+    return { webhooks: rows.map(toWebhook) };
+  },
+);
 
-/** updateWebhook changes the URL, the events or whether it is enabled; someone else's webhook is not_found. */
+/** updateWebhook changes the URL, the events or whether it is enabled; another workspace's webhook is not_found. */
 export const updateWebhook = api(
   { expose: true, auth: true, method: "PATCH", path: "/webhooks/:id" },
   async ({ id, url, events, enabled }: UpdateWebhookRequest): Promise<Webhook> => {
-    const owner = callerOwner();
     if (url === undefined && events === undefined && enabled === undefined) {
       throw APIError.invalidArgument("nothing to change: give url, events or enabled");
     }
     const target = url === undefined ? null : checkedUrl(url);
     const wanted = events === undefined ? null : checkedEvents(events);
+    const owner = await webhookOwner(id);
     const row = isWebhookId(id)
       ? await db.queryRow<WebhookRow>`
           UPDATE webhooks SET
@@ -154,7 +181,7 @@ export const updateWebhook = api(
             disabled_reason = CASE WHEN ${enabled ?? null}::boolean IS NULL THEN disabled_reason ELSE NULL END,
             failing_since = CASE WHEN ${enabled === true} THEN NULL ELSE failing_since END
           WHERE id = ${id}::uuid AND owner = ${owner}
-          RETURNING id::text, url, events, enabled, disabled_reason, failing_since, created_at`
+          RETURNING id::text, owner, url, events, enabled, disabled_reason, failing_since, created_at`
       : null;
     if (row === null) throw APIError.notFound("webhook not found");
     return toWebhook(row);
@@ -165,9 +192,8 @@ export const updateWebhook = api(
 export const deleteWebhook = api(
   { expose: true, auth: true, method: "DELETE", path: "/webhooks/:id" },
   async ({ id }: WebhookID): Promise<void> => {
-    const row = isWebhookId(id)
-      ? await db.queryRow`DELETE FROM webhooks WHERE id = ${id}::uuid AND owner = ${callerOwner()} RETURNING id`
-      : null;
+    const owner = await webhookOwner(id);
+    const row = await db.queryRow`DELETE FROM webhooks WHERE id = ${id}::uuid AND owner = ${owner} RETURNING id`;
     if (row === null) throw APIError.notFound("webhook not found");
   },
 );

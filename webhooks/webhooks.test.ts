@@ -7,7 +7,7 @@ import { MAX_ATTEMPTS } from "./deliver";
 import { startReceiver, type TestReceiver } from "./__tests__/receiver";
 
 /** Relays the outbox and drains both topics (retries included) at least once, and until `done` holds (bounded). */
-async function settle(done: () => boolean = () => true, what = "the outbox", timeoutMs = 20_000): Promise<void> {
+async function settle(done: () => boolean = () => true, what = "the outbox", timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   do {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -38,11 +38,12 @@ function hostAndParents(host: string): string[] {
 /**
  * refuseBlockedTargets throws invalid_argument "this destination is not allowed" when any of the
  * targets (absolute http(s) URLs already validated) leads to a blocked host or one of its subdomains.
+ * Inside a transaction, pass it as `q`.
  */
-export async function refuseBlockedTargets(targets: (string | null)[]): Promise<void> {
+export async function refuseBlockedTargets(targets: (string | null)[], q: Pick<typeof db, "queryRow"> = db): Promise<void> {
   const hosts = targets.filter((t): t is string => t !== null).flatMap((t) => hostAndParents(new URL(t).hostname));
   if (hosts.length === 0) return;
-  const row = await db.queryRow`SELECT 1 FROM blocked_hosts WHERE host = ANY(${hosts}::text[]) LIMIT 1`;
+  const row = await q.queryRow`SELECT 1 FROM blocked_hosts WHERE host = ANY(${hosts}::text[]) LIMIT 1`;
   if (row !== null) throw APIError.invalidArgument("this destination is not allowed");
 }
 

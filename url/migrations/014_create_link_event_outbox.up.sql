@@ -15,9 +15,10 @@ CREATE TABLE link_event_outbox (
     data JSONB NOT NULL
 );
 
--- What an event says about a link: its public fields and its owner (for matching webhooks, never sent).
+-- What an event says about a link: its public fields and its owner, the workspace (for matching
+-- webhooks, never sent).
 CREATE FUNCTION link_event_data(link urls) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
-    SELECT jsonb_build_object('code', link.code, 'url', link.original_url, 'owner', link.creator,
+    SELECT jsonb_build_object('code', link.code, 'url', link.original_url, 'owner', link.workspace_id::text,
                               'createdAt', link.created_at, 'expiresAt', link.expires_at)
 $$;
 
