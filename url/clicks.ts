@@ -182,16 +182,19 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
     new_visitors AS (
       SELECT visits.grp, count(*)::int AS n FROM first_today JOIN visits USING (visitor) GROUP BY visits.grp
     ),
+    -- Groups that differ only in how they passed a gate (unlocked, warned) share a row of the day.
     history AS (
       INSERT INTO url_click_facts AS f (url_id, day, host, device, country, browser, os, source, campaign, clicks, visitors)
       SELECT granted.id, ${day}::date, batch.host, batch.device, batch.country, batch.browser, batch.os, batch.source, batch.campaign,
-             granted.n, COALESCE(new_visitors.n, 0)
+             SUM(granted.n)::int, SUM(COALESCE(new_visitors.n, 0))::int
       FROM granted JOIN batch USING (grp) LEFT JOIN new_visitors USING (grp)
       WHERE granted.n > 0
+      GROUP BY granted.id, batch.host, batch.device, batch.country, batch.browser, batch.os, batch.source, batch.campaign
       ON CONFLICT (url_id, day, host, device, country, browser, os, source, campaign)
       DO UPDATE SET clicks = f.clicks + EXCLUDED.clicks, visitors = f.visitors + EXCLUDED.visitors
     ),
-    -- The batch's link.clicked events, one outbox row for all of it (url/link-events.ts relays it).
+    -- The batch's link.clicked events, one outbox row for all of it (url/link-events.ts relays it), for
+    -- the workspaces that have webhooks.
     click_events AS (
       INSERT INTO link_event_outbox (kind, data)
       SELECT 'link.clicked', jsonb_agg(jsonb_build_object(
@@ -199,7 +202,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
                'device', batch.device, 'browser', batch.browser, 'os', batch.os, 'referrer', batch.host, 'source', batch.source,
                'campaign', batch.campaign) ORDER BY batch.grp)
       FROM granted JOIN batch USING (grp) JOIN locked ON locked.id = granted.id
-      WHERE granted.n > 0
+      WHERE granted.n > 0 AND locked.workspace_id IN (SELECT workspace_id FROM link_event_subscribers)
       HAVING count(*) > 0
     )
     SELECT batch.grp::int AS grp, COALESCE(granted.n, 0) AS granted, locked.original_url, locked.ios_url, locked.android_url,

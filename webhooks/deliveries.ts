@@ -4,40 +4,17 @@ import { api, APIError, type Query } from "encore.dev/api";
 import { decodeCursor, encodeCursor } from "../lib/cursor";
 import { db } from "./db";
 import { webhookOwner } from "./manage";
-import { attemptDelivery, delivered, recordAttempt, type Outcome } from "./send";
+import { attemptDelivery, delivered, recordAttempt } from "./send";
+import type { ListDeliveriesResponse, Outcome, TestDeliveryResponse } from "./webhook-types";
 
 /** Attempts per page. */
 export const DELIVERIES_PAGE_SIZE = 50;
-
-/** DeliveryAttempt is one attempt to deliver one event. */
-export interface DeliveryAttempt {
-  /** The event's webhook-id: the same on every attempt at it. */
-  eventId: string;
-  eventType: string;
-  /** 1 for the first attempt at the event. */
-  attempt: number;
-  attemptedAt: Date;
-  /** The receiver's HTTP status; null when there was no answer (see error). */
-  statusCode: number | null;
-  /** Why the attempt failed; null when it was delivered. */
-  error: string | null;
-  durationMs: number;
-  /** delivered, retrying (another attempt follows) or failed (the last attempt failed). */
-  outcome: Outcome;
-}
 
 /** ListDeliveriesRequest picks a webhook and a page. */
 export interface ListDeliveriesRequest {
   id: string;
   /** nextCursor from the previous page; absent for the first page. */
   cursor?: Query<string>;
-}
-
-/** ListDeliveriesResponse is one page of attempts, newest first. */
-export interface ListDeliveriesResponse {
-  deliveries: DeliveryAttempt[];
-  /** Present when older attempts follow; pass it as `cursor`. */
-  nextCursor?: string;
 }
 
 interface AttemptRow {
@@ -90,15 +67,6 @@ export const listDeliveries = api(
     };
   },
 );
-
-/** TestDeliveryResponse is how the receiver took the sample event. */
-export interface TestDeliveryResponse {
-  eventId: string;
-  delivered: boolean;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
 
 /**
  * testWebhook sends one "webhook.test" event now, signed like every other, and answers with what the

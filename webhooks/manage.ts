@@ -3,31 +3,15 @@ import { randomBytes } from "node:crypto";
 import { api, APIError, type Query } from "encore.dev/api";
 import type { MaxLen, MinLen } from "encore.dev/validate";
 import { literalAddressRefused, refuseOutboundUrl } from "../lib/guarded-post";
+import { url as urlService } from "~encore/clients";
 import { db } from "./db";
 import { authorizeOwner, callerWorkspace } from "./owner";
 import { EVENT_TYPES } from "./payload";
 import { deliveryPolicy } from "./settings";
-
-/** WebhookEvent names an event a webhook receives. */
-export type WebhookEvent = "link.created" | "link.updated" | "link.deleted" | "link.clicked";
+import type { CreatedWebhook, Webhook, WebhookEvent } from "./webhook-types";
 
 /** Webhooks one workspace may have. */
 export const MAX_WEBHOOKS_PER_OWNER = 20;
-
-/** Webhook is one endpoint as its owner sees it; the secret is shown only when it is created. */
-export interface Webhook {
-  id: string;
-  /** The workspace whose link events it receives. */
-  workspaceId: string;
-  url: string;
-  events: WebhookEvent[];
-  enabled: boolean;
-  /** Why the app disabled it (it kept failing); null otherwise. */
-  disabledReason: string | null;
-  /** Since when every attempt has failed; null while deliveries succeed. */
-  failingSince: Date | null;
-  createdAt: Date;
-}
 
 /** CreateWebhookRequest names the endpoint and the events it wants. */
 export interface CreateWebhookRequest {
@@ -42,12 +26,6 @@ export interface CreateWebhookRequest {
 export interface ListWebhooksRequest {
   /** The workspace; the caller's personal one when absent. */
   workspaceId?: Query<string>;
-}
-
-/** CreatedWebhook is the new webhook with its signing secret, shown this once. */
-export interface CreatedWebhook extends Webhook {
-  /** Standard Webhooks secret ("whsec_" and base64): verify every delivery with it. */
-  secret: string;
 }
 
 /** UpdateWebhookRequest changes what is given. */
@@ -138,6 +116,8 @@ export const createWebhook = api(
     const target = checkedUrl(url);
     const wanted = checkedEvents(events);
     const owner = await callerWorkspace(workspaceId);
+    // Before the webhook exists, so every event committed once it is acknowledged is queued for it.
+    await urlService.subscribeLinkEvents({ workspaceId: owner });
     const secret = newSecret();
     // The count and the insert are one statement, but two at once could both pass: the limit is a guard, not an invariant.
     const row = await db.queryRow<WebhookRow>`

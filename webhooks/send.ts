@@ -5,15 +5,13 @@ import { Webhook } from "standardwebhooks";
 import { postGuarded } from "../lib/guarded-post";
 import { db } from "./db";
 import { deliveryPolicy } from "./settings";
+import type { Outcome } from "./webhook-types";
 
 /** A receiver must answer within this; slower counts as a failure and is retried. */
 export const RECEIVER_TIMEOUT_MS = 10_000;
 
 /** A webhook failing without a single success for this long is disabled. */
 export const DISABLE_AFTER_FAILING_DAYS = 3;
-
-/** Outcome of an attempt, as the deliveries list shows it. */
-export type Outcome = "delivered" | "retrying" | "failed";
 
 /** AttemptResult is what one attempt did. */
 export interface AttemptResult {

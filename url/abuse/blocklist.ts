@@ -8,14 +8,7 @@ import log from "encore.dev/log";
 import type { MaxLen, MinLen } from "encore.dev/validate";
 import { requireSiteAdmin } from "../../lib/site-admins";
 import { db } from "../db";
-
-/** BlockedHost is one entry of the blocklist. */
-export interface BlockedHost {
-  host: string;
-  /** "file": from BLOCKLIST_FILE (edit the file to remove it); "admin": added through the API. */
-  source: "file" | "admin";
-  addedAt: Date;
-}
+import type { BlockedHost } from "./admin-types";
 
 /** normalizeHost returns the host as URLs serialize it (lower case, punycode), or null when it is none. */
 export function normalizeHost(raw: string): string | null {

@@ -8,13 +8,8 @@ import { isLinkCode } from "../alias";
 import { db } from "../db";
 import { limitReport } from "../limits";
 import { writeVisitorPage } from "../visitor-page";
+import type { Report, ReportReason, ReportStatus } from "./admin-types";
 import { reportPage } from "./pages";
-
-/** ReportReason is why a visitor reports a link. */
-export type ReportReason = "phishing" | "malware" | "spam" | "illegal" | "other";
-
-/** ReportStatus is where a report stands. */
-export type ReportStatus = "open" | "resolved" | "dismissed";
 
 /** ReportLinkRequest is a visitor's report. */
 export interface ReportLinkRequest {
@@ -22,18 +17,6 @@ export interface ReportLinkRequest {
   reason: ReportReason;
   /** What the visitor saw, at most 2000 bytes. */
   details?: string & MaxLen<2000>;
-}
-
-/** Report is one report as a site admin sees it, with the link as it is now (null once deleted). */
-export interface Report {
-  id: number;
-  code: string;
-  reason: ReportReason;
-  details: string;
-  status: ReportStatus;
-  createdAt: Date;
-  updatedAt: Date;
-  link: { originalUrl: string; creator: string | null; disabled: boolean; flagged: boolean } | null;
 }
 
 /** reportLink records a report about an existing link and answers its id. */

@@ -15,6 +15,16 @@ CREATE TABLE link_event_outbox (
     data JSONB NOT NULL
 );
 
+-- The workspaces whose link events are queued: those that have (or had) a webhook. The webhooks
+-- service adds a workspace before its first webhook exists (url/link-event-subscribers.ts) and never
+-- removes one, so no event is missed by a race; a workspace without webhooks then costs only the
+-- fan-out's look-up. Links of any other workspace queue nothing, so a bulk import or a click batch
+-- of theirs writes no events.
+CREATE TABLE link_event_subscribers (
+    workspace_id BIGINT PRIMARY KEY,
+    since TIMESTAMPTZ NOT NULL DEFAULT now()
+);
+
 -- What an event says about a link: its public fields and its owner, the workspace (for matching
 -- webhooks, never sent).
 CREATE FUNCTION link_event_data(link urls) RETURNS jsonb LANGUAGE sql IMMUTABLE AS $$
@@ -24,21 +34,24 @@ $$;
 
 CREATE FUNCTION queue_link_created() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO link_event_outbox (kind, data) SELECT 'link.created', link_event_data(inserted) FROM inserted;
+    INSERT INTO link_event_outbox (kind, data) SELECT 'link.created', link_event_data(inserted) FROM inserted
+    WHERE inserted.workspace_id IN (SELECT workspace_id FROM link_event_subscribers);
     RETURN NULL;
 END;
 $$;
 
 CREATE FUNCTION queue_link_deleted() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO link_event_outbox (kind, data) SELECT 'link.deleted', link_event_data(deleted) FROM deleted;
+    INSERT INTO link_event_outbox (kind, data) SELECT 'link.deleted', link_event_data(deleted) FROM deleted
+    WHERE deleted.workspace_id IN (SELECT workspace_id FROM link_event_subscribers);
     RETURN NULL;
 END;
 $$;
 
 CREATE FUNCTION queue_link_updated() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    INSERT INTO link_event_outbox (kind, data) VALUES ('link.updated', link_event_data(NEW));
+    INSERT INTO link_event_outbox (kind, data) SELECT 'link.updated', link_event_data(NEW)
+    WHERE NEW.workspace_id IN (SELECT workspace_id FROM link_event_subscribers);
     RETURN NULL;
 END;
 $$;

@@ -111,7 +111,7 @@ export interface ShortenResponse {
 }
 
 /** T as JSON carries it: a Date field arrives as its RFC 3339 string. */
-type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
+export type Json<T> = { [K in keyof T]: T[K] extends Date ? string : T[K] extends Date | null ? string | null : T[K] };
 
 /** One of the caller's links, as GET /urls lists it (the url service's own type, url/link.ts). */
 export type Link = Json<StoredLink>;

@@ -1,12 +1,15 @@
 // The web app: hash routes (the page itself is only ever served at /), the session, the nav.
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
+import { AdminPage } from "./admin-page";
+import { call } from "./api";
 import { AnalyticsPage } from "./analytics-page";
 import { AuthPage } from "./auth-page";
 import { LinkPage } from "./link-page";
 import { LinksPage } from "./links-page";
 import { signOut, useSession } from "./session";
 import { ShortenPage } from "./shorten-page";
+import { WebhooksPage } from "./webhooks-page";
 import "./styles.css";
 
 function useHash(): string {
@@ -24,14 +27,31 @@ function route(hash: string, signedIn: boolean) {
   if (path === "/analytics") return <AnalyticsPage />;
   if (!signedIn) return <AuthPage />;
   if (path === "/links") return <LinksPage />;
+  if (path === "/webhooks") return <WebhooksPage />;
+  if (path === "/admin") return <AdminPage />;
   const one = /^\/links\/([^/]+)$/.exec(path);
   if (one) return <LinkPage code={decodeURIComponent(one[1])} />;
   return <ShortenPage />;
 }
 
+/** Whether the signed-in account is a site admin: the admin API answers it, and 403 everyone else. */
+function useSiteAdmin(token: string | undefined): boolean {
+  const [admin, setAdmin] = useState(false);
+  useEffect(() => {
+    setAdmin(false);
+    if (token)
+      call("GET", "/admin/blocklist").then(
+        () => setAdmin(true),
+        () => setAdmin(false),
+      );
+  }, [token]);
+  return admin;
+}
+
 function App() {
   const session = useSession();
   const hash = useHash();
+  const admin = useSiteAdmin(session?.token);
   // Keyboard and screen-reader users land on the new page's heading.
   useEffect(() => {
     document.querySelector<HTMLElement>("main h1")?.focus();
@@ -55,6 +75,14 @@ function App() {
               <a href="#/links" aria-current={current("#/links")}>
                 My links
               </a>
+              <a href="#/webhooks" aria-current={current("#/webhooks")}>
+                Webhooks
+              </a>
+              {admin && (
+                <a href="#/admin" aria-current={current("#/admin")}>
+                  Admin
+                </a>
+              )}
             </>
           )}
           <a href="#/analytics" aria-current={current("#/analytics")}>
