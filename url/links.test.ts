@@ -55,6 +55,9 @@ describe("GET /urls", () => {
         tags: [],
         iosUrl: null,
         androidUrl: null,
+        disabled: false,
+        disabledReason: null,
+        flagged: false,
       },
     ]);
   });
