@@ -11,6 +11,7 @@ import { limitImport } from "./limits";
 import { checkLinkFields, hashLinkPassword, type Ownership } from "./new-link";
 import { publishQueued } from "./outbox";
 import { createLink } from "./store-link";
+import { refuseBlockedTargets } from "./abuse/blocklist";
 
 /** The largest file accepted. */
 export const MAX_IMPORT_BYTES = 5 * 1024 * 1024;
@@ -63,6 +64,7 @@ export const importUrls = api.raw(
 async function importRow(row: number, fields: ImportFields, owner: Ownership, base: string, own: readonly string[]): Promise<RowResult> {
   try {
     const checked = checkLinkFields(fields, owner, own);
+    await refuseBlockedTargets([checked.originalUrl, checked.iosUrl, checked.androidUrl]);
     if (fields.alias !== undefined) {
       const alias = validateAlias(fields.alias);
       const held = await db.queryRow<{ workspace_id: string; original_url: string }>`

@@ -59,6 +59,12 @@ describeLocal("abuse handling over HTTP", () => {
     }
     const patched = await app.call("PATCH", `/urls/${other}`, { token: owner.token, body: { url: "https://x.blocked-host.example/" } });
     expect(patched.body).toMatchObject({ code: "invalid_argument", message: "this destination is not allowed" });
+    const imported = await fetch(`${app.baseUrl}/urls/import`, {
+      method: "POST",
+      headers: { "Content-Type": "text/csv", Authorization: `Bearer ${owner.token}` },
+      body: "url\nhttps://deep.blocked-host.example/x\n",
+    });
+    expect(await imported.text()).toBe('{"row":2,"error":{"code":"invalid_argument","message":"this destination is not allowed"}}\n');
 
     const api = await app.call("GET", `/${before}`);
     expect(api.status).toBe(403);
