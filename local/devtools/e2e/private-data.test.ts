@@ -86,7 +86,7 @@ it("keeps the databases and the development key outside the app folder, and says
   expect(output).toContain(`Data      ${dataDir} (databases, bucket files; npm run reset deletes them)`);
   expect(output).toContain(`JWTSecret generated for development, kept in ${path.join(dataDir, "dev-secrets.cue")}`);
   const key = /JWTSecret: "([^"]+)"/.exec(fs.readFileSync(path.join(dataDir, "dev-secrets.cue"), "utf8"))![1];
-  expect(fs.readdirSync(path.join(dataDir, "db")).sort()).toEqual(["analytics", "auth", "url"]);
+  expect(fs.readdirSync(path.join(dataDir, "db")).sort()).toEqual(["analytics", "auth", "url", "webhooks"]);
   expect(fs.readdirSync(path.join(dataDir, "objects", "qr-codes"))).toHaveLength(1);
 
   // What `git status --ignored` shows is only what the build generates from the sources.
