@@ -9,13 +9,14 @@ import { appRoot, buildDir, genDirOf } from "./model/layout.mjs";
 
 /**
  * Analyzes the app like Encore's compiler; on a rule violation prints it and exits 1. The analyzer
- * (and the TypeScript compiler with it) is loaded only when the cached analysis is stale.
+ * (and the TypeScript compiler with it) runs only when the cached analysis is stale, and then in a
+ * process of its own that exits when done.
  */
 async function compile(): Promise<AppModel> {
   try {
     const absRoot = path.resolve(appRoot);
     const { hash, entry } = readCache(absRoot);
-    return modelOf(entry ?? (await import("./compiler/cache")).analyzeAndCache(absRoot, hash));
+    return modelOf(entry ?? (await import("./compiler/analyze-process")).analyzeInChildProcess(absRoot, hash));
   } catch (e) {
     if (e instanceof AppCompileError) {
       process.stderr.write(e.message + "\n");
