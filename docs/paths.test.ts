@@ -19,7 +19,12 @@ function markdownFiles(dir = root): string[] {
 
 /** The top-level folders of the repo and of local/: a backticked path starting with one is ours (others, like tsparser/src/..., are Encore's). */
 const ours = (base: string) =>
-  new Set(fs.readdirSync(base, { withFileTypes: true }).filter((e) => e.isDirectory() && !IGNORED.has(e.name)).map((e) => e.name));
+  new Set(
+    fs
+      .readdirSync(base, { withFileTypes: true })
+      .filter((e) => e.isDirectory() && !IGNORED.has(e.name))
+      .map((e) => e.name),
+  );
 const repoFolders = ours(root);
 const localFolders = ours(path.join(root, "local"));
 
