@@ -27,7 +27,8 @@ async function compile(): Promise<AppModel> {
 }
 
 async function start(): Promise<void> {
-  generate(await compile());
+  const model = await compile();
+  generate(model);
   // Before anything opens the databases: the app's modules may start work as they load.
   const { lockDataDir, DataDirBusy } = await import("./runtime/lifecycle/data-lock");
   const { dataDir } = await import("./model/layout.mjs");
@@ -41,6 +42,10 @@ async function start(): Promise<void> {
     if (!(e instanceof DataDirBusy)) throw e;
     process.stderr.write(e.message + "\n");
     process.exit(1);
+  }
+  if (!process.env.DATABASE_URL) {
+    const { migrateNewEmbeddedDatabases } = await import("./runtime/lifecycle/migrate-embedded");
+    migrateNewEmbeddedDatabases(model);
   }
   const { devSecretNames, ensureDevSecrets } = await import("./runtime/lifecycle/dev-secrets");
   ensureDevSecrets(devSecretNames(process.argv));
