@@ -42,7 +42,7 @@ export const importUrls = api.raw(
     const rows = parseImport(await readBody(req));
     const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
     const { workspaceId } = await workspaceAccess(actor, query.get("workspaceId") ?? undefined, "link.create");
-    const owner: Ownership = { creator: actor.id, workspaceId };
+    const owner: Ownership = { actor, workspaceId };
     const base = publicBaseUrl();
     const own = ownHosts(base);
 

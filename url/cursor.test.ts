@@ -28,3 +28,11 @@ describe("page cursors", () => {
     expect((err as APIError).message).toBe("invalid cursor");
   });
 });
+
+describe("cursors of a BIGSERIAL table", () => {
+  it("round-trip ids up to the largest safe integer and refuse larger ones", () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    for (const id of [1, 2 ** 31, max]) expect(decodeCursor(encodeCursor(id), max)).toBe(id);
+    expect(() => decodeCursor(Buffer.from("id:9007199254740993").toString("base64url"), max)).toThrow("invalid cursor");
+  });
+});

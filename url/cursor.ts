@@ -1,4 +1,4 @@
-// Opaque page cursors for GET /urls: the id of the last link on the page.
+// Opaque page cursors for GET /urls and the audit log: the id of the last row on the page.
 import { APIError } from "encore.dev/api";
 
 // urls.id is a SERIAL (int4); a larger id could only come from a forged cursor.
@@ -9,11 +9,14 @@ export function encodeCursor(id: number): string {
   return Buffer.from(`id:${id}`).toString("base64url");
 }
 
-/** decodeCursor returns the id in a cursor made by encodeCursor, or fails with invalid_argument. */
-export function decodeCursor(cursor: string): number {
-  const match = /^id:([1-9]\d{0,9})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
+/**
+ * decodeCursor returns the id in a cursor made by encodeCursor, or fails with invalid_argument; `max` is
+ * the largest id the table can hold (default: a SERIAL's).
+ */
+export function decodeCursor(cursor: string, max = MAX_ID): number {
+  const match = /^id:([1-9]\d{0,15})$/.exec(Buffer.from(cursor, "base64url").toString("utf8"));
   // base64url decoding skips stray characters, so only a cursor that re-encodes identically is ours.
-  if (match === null || Number(match[1]) > MAX_ID || encodeCursor(Number(match[1])) !== cursor) {
+  if (match === null || Number(match[1]) > max || encodeCursor(Number(match[1])) !== cursor) {
     throw APIError.invalidArgument("invalid cursor");
   }
   return Number(match[1]);
