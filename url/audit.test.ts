@@ -1,37 +1,13 @@
 // The audit log over HTTP: an entry per change in the change's own transaction, nothing for a refused
 // one, exact under 200 concurrent changes by several members, readable by owners and admins only.
 import { beforeAll, describe, expect, it } from "vitest";
-import { describeLocal, expectErrorResponse, useTestServer, type Reply } from "../local/testing";
-import { signUp } from "./__tests__/helpers";
+import { describeLocal, expectErrorResponse, useTestServer } from "../local/testing";
+import { workspaceApi, type Person } from "./__tests__/workspace-api";
 import { db } from "./db";
 import type { AuditEntry } from "./audit";
-import type { Role } from "./roles";
 
 describeLocal("the audit log over HTTP", () => {
-  const app = useTestServer();
-  const call = (method: string, path: string, token?: string, body?: unknown): Promise<Reply> =>
-    app.call(method, path, { token, body, headers: { Accept: "application/json" } });
-  const ok = async (method: string, path: string, token: string, body?: unknown) => {
-    const reply = await call(method, path, token, body);
-    expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(200);
-    return reply.body;
-  };
-  interface Person {
-    token: string;
-    id: string;
-    email: string;
-  }
-  const person = async (): Promise<Person> => {
-    const token = await signUp(app.baseUrl);
-    const me = await ok("GET", "/auth/me", token);
-    return { token, id: me.id, email: me.email };
-  };
-  const join = async (workspaceId: string, inviter: Person, role: Exclude<Role, "owner">): Promise<Person> => {
-    const who = await person();
-    const { token } = await ok("POST", `/workspaces/${workspaceId}/invites`, inviter.token, { role });
-    await ok("POST", `/invites/${token}/accept`, who.token);
-    return who;
-  };
+  const { call, ok, person, join } = workspaceApi(useTestServer());
   /** allEntries reads every page of a workspace's log, newest first. */
   const allEntries = async (workspaceId: string, token: string, limit = 100) => {
     const entries: AuditEntry[] = [];
