@@ -24,7 +24,7 @@ export const signup = api({ expose: true, method: "POST", path: "/auth/signup" }
   if (!user) throw APIError.alreadyExists("email already registered");
   // The account is made; should its workspace not be, the url service makes it on first use.
   await url
-    .ensurePersonalWorkspace({ userID: user.id })
+    .ensurePersonalWorkspace({ userID: user.id, email: user.email })
     .catch((err) => log.error(err, "could not create the personal workspace at signup"));
   return issueToken(user);
 });

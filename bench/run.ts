@@ -2,7 +2,8 @@
 // against a bare node:http server measured right before each phase, over loopback, with autocannon;
 // on a server also against bare node:http + pg doing the same database work, and group-committing
 // clicks (bare-pg-server.ts);
-// then tracing's cost, the uniform resolves with tracing on and off (tracing-cost.ts).
+// then tracing's cost, the uniform resolves with tracing on and off (tracing-cost.ts), and the
+// memory `npm start` holds at idle (idle-rss.ts).
 // After every phase and round the stored click total must equal the successful resolves so far.
 // Any other environment variable reaches the app unchanged.
 import { spawn } from "node:child_process";
@@ -15,6 +16,7 @@ import { appPhases, signUp, storedClicks, uniformResolves } from "./phases";
 import { formatTable, type TableRow } from "./table";
 import { benchCodes, seedLinks } from "./seed-links";
 import { formatTracing, measureRound, roundOrder, tracingEnv, type TracingRound } from "./tracing-cost";
+import { formatIdleRss, measureIdleRss } from "./idle-rss";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
@@ -105,6 +107,8 @@ async function main(): Promise<number> {
     console.log(formatTable(rows));
     console.log(`\nTracing's cost: ${TRACE_ROUNDS} alternating rounds, the app restarted on the same data for each`);
     console.log(formatTracing(rounds));
+    console.log("\nMemory at idle:");
+    console.log(formatIdleRss(await measureIdleRss(appRoot, appEnv)));
     console.log(
       problems.length
         ? `FAILED:\n  ${problems.join("\n  ")}`

@@ -9,13 +9,14 @@ import { appRoot, buildDir, genDirOf } from "./model/layout.mjs";
 
 /**
  * Analyzes the app like Encore's compiler; on a rule violation prints it and exits 1. The analyzer
- * (and the TypeScript compiler with it) is loaded only when the cached analysis is stale.
+ * (and the TypeScript compiler with it) runs only when the cached analysis is stale, and then in a
+ * process of its own that exits when done.
  */
 async function compile(): Promise<AppModel> {
   try {
     const absRoot = path.resolve(appRoot);
     const { hash, entry } = readCache(absRoot);
-    return modelOf(entry ?? (await import("./compiler/cache")).analyzeAndCache(absRoot, hash));
+    return modelOf(entry ?? (await import("./compiler/analyze-process")).analyzeInChildProcess(absRoot, hash));
   } catch (e) {
     if (e instanceof AppCompileError) {
       process.stderr.write(e.message + "\n");
@@ -26,7 +27,8 @@ async function compile(): Promise<AppModel> {
 }
 
 async function start(): Promise<void> {
-  generate(await compile());
+  const model = await compile();
+  generate(model);
   // Before anything opens the databases: the app's modules may start work as they load.
   const { lockDataDir, DataDirBusy } = await import("./runtime/lifecycle/data-lock");
   const { dataDir } = await import("./model/layout.mjs");
@@ -40,6 +42,10 @@ async function start(): Promise<void> {
     if (!(e instanceof DataDirBusy)) throw e;
     process.stderr.write(e.message + "\n");
     process.exit(1);
+  }
+  if (!process.env.DATABASE_URL) {
+    const { migrateNewEmbeddedDatabases } = await import("./runtime/lifecycle/migrate-embedded");
+    migrateNewEmbeddedDatabases(model);
   }
   const { devSecretNames, ensureDevSecrets } = await import("./runtime/lifecycle/dev-secrets");
   ensureDevSecrets(devSecretNames(process.argv));

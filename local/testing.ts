@@ -72,6 +72,8 @@ export interface TestApp {
   /** Sends one request as an API client would (redirects not followed) and reads the answer. */
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as Reply
   call<T = any>(method: string, path: string, options?: CallOptions): Promise<Reply<T>>;
+  /** Sends the same request and gives back the answer unread, for tests of its stream or status alone. */
+  send(method: string, path: string, options?: CallOptions): Promise<Response>;
 }
 
 /**
@@ -92,16 +94,19 @@ export function useTestServer(): TestApp {
       if (server === null) throw new Error("useTestServer: the server runs only inside the describe block's tests and hooks");
       return server.baseUrl;
     },
-    async call(method, path, options = {}) {
+    send(method, path, options = {}) {
       const headers: Record<string, string> = { ...options.headers };
       if (options.body !== undefined) headers["Content-Type"] ??= "application/json";
       if (options.token !== undefined) headers.Authorization = `Bearer ${options.token}`;
-      const resp = await fetch(app.baseUrl + path, {
+      return fetch(app.baseUrl + path, {
         method,
         headers,
         body: options.body === undefined ? undefined : JSON.stringify(options.body),
         redirect: "manual",
       });
+    },
+    async call(method, path, options = {}) {
+      const resp = await app.send(method, path, options);
       const text = await resp.text();
       return { status: resp.status, headers: resp.headers, body: parseJsonOrNull(text) as never, text };
     },

@@ -38,11 +38,12 @@ export const importUrls = api.raw(
     const actor = currentActor();
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
     if (type !== "text/csv") throw APIError.invalidArgument("send the file as Content-Type: text/csv");
-    const rows = parseImport(await readBody(req));
+    // Counted before the file is read: a refused file costs a parse too, and each import should count.
     await limitImport(actor.id);
+    const rows = parseImport(await readBody(req));
     const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
     const { workspaceId } = await workspaceAccess(actor, query.get("workspaceId") ?? undefined, "link.create");
-    const owner: Ownership = { creator: actor.id, workspaceId };
+    const owner: Ownership = { actor, workspaceId };
     const base = publicBaseUrl();
     const own = ownHosts(base);
 

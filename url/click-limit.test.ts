@@ -25,6 +25,19 @@ async function countsOf(code: string): Promise<{ clicks: number; history: number
 }
 
 describe("the click limit in the click batch", () => {
+  it("counts as unique visitors only those whose click the limit let through", async () => {
+    const code = await limitedLink(1, "one-visitor");
+    const visitors = ["203.0.113.1\0UA", "203.0.113.2\0UA", "203.0.113.3\0UA"];
+    const results = await writeClicks(visitors.map((visitor) => ({ code, ...visit({ visitor }) }) as Click));
+    expect(results.filter((r) => "target" in r)).toHaveLength(1);
+    const row = await db.queryRow<{ visitors: number; hashes: number }>`
+      SELECT (SELECT SUM(f.visitors)::int FROM url_click_facts f WHERE f.url_id = u.id) AS visitors,
+             (SELECT count(*)::int FROM url_visitors v WHERE v.url_id = u.id) AS hashes
+      FROM urls u WHERE u.code = ${code}
+    `;
+    expect(row).toEqual({ visitors: 1, hashes: 1 });
+  });
+
   it("grants a batch's groups what is left below the limit, in order, in the one statement", async () => {
     const code = await limitedLink(5, "five");
     const kinds = [visit({ device: "mobile" }), visit({ device: "desktop" }), visit({ referrerHost: "news.example.com" })];

@@ -38,9 +38,14 @@ interface ClickGroups {
   n: number[];
 }
 
-/** The batch's visitors: one hash per visitor of a link (it names both), with the (1-based) group of their first click. */
+/**
+ * The batch's visitors: one hash per visitor of a link (it names both), with the (1-based) group of their
+ * first click and that click's (1-based) place in its group, so a visitor whose click the limit refused
+ * is not counted.
+ */
 interface BatchVisitors {
   group: number[];
+  ord: number[];
   hash: string[];
 }
 
@@ -65,7 +70,7 @@ function groupClicks(clicks: Click[], day: string, key: Buffer | null): GroupedC
     warned: [],
     n: [],
   };
-  const visitors: BatchVisitors = { group: [], hash: [] };
+  const visitors: BatchVisitors = { group: [], ord: [], hash: [] };
   const groupOfClick: number[] = [];
   const groupOf = new Map<string, number>();
   const seen = new Set<string>();
@@ -95,6 +100,7 @@ function groupClicks(clicks: Click[], day: string, key: Buffer | null): GroupedC
       if (!seen.has(hash)) {
         seen.add(hash);
         visitors.group.push(i + 1);
+        visitors.ord.push(groups.n[i]);
         visitors.hash.push(hash);
       }
     }
@@ -125,7 +131,8 @@ interface GroupVerdict {
  *    unless the visit was unlocked, and on a link with a click limit only what remains below it, to the
  *    batch's groups in order, so the limit is exact under any concurrency and costs no extra round trip;
  * 3. adds each link's granted clicks to `urls.clicks` and sets `last_clicked_at`;
- * 4. adds each counted visitor's hash to url_visitors: a hash already there is a visitor seen today;
+ * 4. adds the hash of each visitor whose first click was counted to url_visitors: a hash already there
+ *    is a visitor seen today;
  * 5. adds each group's granted clicks, and its visitors new today, to the link's row of the day for that
  *    combination of referrer host, device, country, browser, system, source and campaign (url_click_facts);
  * 6. queues the batch's link.clicked events (its granted clicks) in one outbox row (url/link-events.ts),
@@ -149,7 +156,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
         WITH ORDINALITY AS b (code, host, device, country, browser, os, source, campaign, unlocked, warned, n, grp)
     ),
     visits AS MATERIALIZED (
-      SELECT grp, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.hash}::text[]) AS v (grp, hash)
+      SELECT grp, ord, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.ord}::int[], ${v.hash}::text[]) AS v (grp, ord, hash)
     ),
     locked AS MATERIALIZED (
       SELECT id, code, original_url, ios_url, android_url, workspace_id, clicks, max_clicks, password_hash IS NOT NULL AS protected,
@@ -174,7 +181,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
     ),
     first_today AS (
       INSERT INTO url_visitors (day, url_id, visitor)
-      SELECT ${day}::date, granted.id, visits.visitor FROM visits JOIN granted USING (grp) WHERE granted.n > 0
+      SELECT ${day}::date, granted.id, visits.visitor FROM visits JOIN granted USING (grp) WHERE visits.ord <= granted.n
       ON CONFLICT DO NOTHING
       RETURNING visitor
     ),

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { api, APIError } from "encore.dev/api";
 import { currentActor } from "./access";
+import { recordAudit } from "./audit-log";
 import { lockedAccess } from "./members";
 import type { Role } from "./roles";
 import { inTransaction } from "./transaction";
@@ -59,11 +60,13 @@ export const createInvite = api(
       `;
       if (personal!.personal)
         throw APIError.failedPrecondition("a personal workspace has only its owner: create a shared workspace to invite others");
-      const row = await tx.queryRow<{ expires_at: Date }>`
+      const row = await tx.queryRow<{ id: string; expires_at: Date }>`
         INSERT INTO workspace_invites (workspace_id, token_hash, role, invited_by, expires_at)
         VALUES (${id}::text::bigint, ${tokenHash(token)}, ${role}, ${actor.id}, now() + ${INVITE_TTL_MS} * interval '1 millisecond')
-        RETURNING expires_at
+        RETURNING id::text AS id, expires_at
       `;
+      const details = { role, expiresAt: row!.expires_at };
+      await recordAudit(tx, { workspaceId: id, actor, action: "member.invited", target: { type: "invite", id: row!.id }, details });
       return { token, role, expiresAt: row!.expires_at };
     });
   },
@@ -93,6 +96,9 @@ export const acceptInvite = api(
       `;
       if (joined === null) throw APIError.alreadyExists("you are already a member of this workspace");
       await tx.exec`UPDATE workspace_invites SET accepted_by = ${actor.id}, accepted_at = now() WHERE id = ${invite.id}::text::bigint`;
+      const details = { role: joined.role, invite: invite.id };
+      const target = { type: "member", id: actor.id } as const;
+      await recordAudit(tx, { workspaceId: invite.workspace_id, actor, action: "member.joined", target, details });
       return { workspaceId: invite.workspace_id, name: invite.name, role: joined.role };
     });
   },

@@ -3,7 +3,7 @@ import { ErrCode } from "encore.dev/api";
 import { url } from "~encore/clients";
 import { describeLocal, expectAPIError, expectErrorResponse, useTestServer } from "../local/testing";
 import { qrCodes } from "./bucket";
-import { encodeCursor } from "../lib/cursor";
+import { encodeCursor } from "./cursor";
 import { PAGE_SIZE } from "./links";
 import { stats } from "./stats";
 import { newUser, shortenAs, signUp, type User } from "./__tests__/helpers";

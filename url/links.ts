@@ -6,7 +6,8 @@ import log from "encore.dev/log";
 import { publicBaseUrl, shortUrl } from "./base-url";
 import { qrCodes } from "./bucket";
 import { currentActor, linkAccess, workspaceAccess } from "./access";
-import { decodeCursor, encodeCursor } from "../lib/cursor";
+import { recordAudit } from "./audit-log";
+import { decodeCursor, encodeCursor } from "./cursor";
 import { db } from "./db";
 import type { Link } from "./link";
 import { qrCodeUrl, qrObjectName } from "./qr";
@@ -139,6 +140,8 @@ export const deleteUrl = api(
     await inTransaction(async (tx) => {
       const link = await linkAccess(actor, code, "link.change", tx, true);
       await tx.exec`DELETE FROM urls WHERE id = ${link.id}`;
+      const details = { url: link.originalUrl };
+      await recordAudit(tx, { workspaceId: link.workspaceId, actor, action: "link.deleted", target: { type: "link", id: code }, details });
     });
     try {
       await qrCodes.remove(qrObjectName(code));

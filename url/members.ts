@@ -4,6 +4,7 @@
 import { api, APIError } from "encore.dev/api";
 import type { Transaction } from "encore.dev/storage/sqldb";
 import { checkWorkspaceId, currentActor, workspaceAccess, type Access, type Actor } from "./access";
+import { recordAudit } from "./audit-log";
 import { db } from "./db";
 import { allows, isRole, type Action, type Role } from "./roles";
 import { inTransaction } from "./transaction";
@@ -70,11 +71,14 @@ export const changeRole = api(
       await lockedAccess(tx, actor, id, "members.role");
       const target = await memberRow(tx, id, userId);
       if (target.role === "owner" && role !== "owner") await keepAnOwner(tx, id, "demote");
-      return tx.queryRow<MemberRow>`
+      const changed = await tx.queryRow<MemberRow>`
         UPDATE workspace_members SET role = ${role}
         WHERE workspace_id = ${id}::text::bigint AND user_id = ${userId}
         RETURNING user_id AS "userId", role, joined_at AS "joinedAt"
       `;
+      const details = { before: target.role, after: role };
+      await recordAudit(tx, { workspaceId: id, actor, action: "member.role_changed", target: { type: "member", id: userId }, details });
+      return changed;
     });
     const emails = await userLabels([userId]);
     return { ...row!, email: emails.get(userId) ?? null };
@@ -98,6 +102,8 @@ export const removeMember = api(
       }
       if (target.role === "owner") await keepAnOwner(tx, id, "remove");
       await tx.exec`DELETE FROM workspace_members WHERE workspace_id = ${id}::text::bigint AND user_id = ${userId}`;
+      const details = { role: target.role, left: leaving };
+      await recordAudit(tx, { workspaceId: id, actor, action: "member.removed", target: { type: "member", id: userId }, details });
     });
   },
 );

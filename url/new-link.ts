@@ -1,4 +1,5 @@
 // The fields of a new link, checked the same way for POST /shorten and for each row of an import.
+import type { Actor } from "./access";
 import { validateExpiry } from "./expiry";
 import { validateMaxClicks } from "./click-limit";
 import { linkPasswordHash, validateLinkPassword } from "./link-password";
@@ -22,7 +23,8 @@ export interface LinkFields {
 export interface NewLink {
   /** The target with the UTM parameters merged in. */
   originalUrl: string;
-  creator: string;
+  /** Who creates it; recorded as the link's creator and in the audit log. */
+  actor: Actor;
   /** The workspace that owns the link. */
   workspaceId: string;
   expiresAt: Date | null;
@@ -34,7 +36,7 @@ export interface NewLink {
 }
 
 /** Ownership is who creates a link and the workspace it goes into. */
-export type Ownership = Pick<NewLink, "creator" | "workspaceId">;
+export type Ownership = Pick<NewLink, "actor" | "workspaceId">;
 
 /** CheckedLink is a NewLink whose password is checked but not yet hashed (hashing costs tens of ms). */
 export type CheckedLink = Omit<NewLink, "passwordHash"> & { password: string | null };

@@ -61,7 +61,7 @@ export const shorten = api(
     const actor = currentActor();
     const base = publicBaseUrl();
     const { workspaceId: into } = await workspaceAccess(actor, workspaceId, "link.create");
-    const checked = checkLinkFields(fields, { creator: actor.id, workspaceId: into }, ownHosts(base));
+    const checked = checkLinkFields(fields, { actor, workspaceId: into }, ownHosts(base));
     if (alias !== undefined) validateAlias(alias);
     await refuseBlockedTargets([checked.originalUrl, checked.iosUrl, checked.androidUrl]);
     await limitShorten(actor.id);

@@ -17,6 +17,19 @@ export interface Claimed {
   expiresAt: Date | null;
 }
 
+/** createdDetails is what a link.created entry says about the new link: its settings, never its password. */
+function createdDetails(link: NewLink): Record<string, unknown> {
+  return {
+    url: link.originalUrl,
+    expiresAt: link.expiresAt,
+    hasPassword: link.passwordHash !== null,
+    maxClicks: link.maxClicks,
+    tags: link.tags,
+    iosUrl: link.iosUrl,
+    androidUrl: link.androidUrl,
+  };
+}
+
 /** StoredLink is the row just inserted and the id of its outbox event. */
 interface StoredLink {
   code: string;
@@ -65,10 +78,12 @@ async function store(code: string, link: NewLink, base: string): Promise<Claimed
   try {
     // The event row (url/outbox.ts) is written with the link or not at all: a taken code writes neither.
     const { originalUrl } = link;
+    const { actor } = link;
+    // The audit entry (url/audit-log.ts) rides in the same statement, so it exists exactly when the link does.
     const stored = await db.queryRow<StoredLink>`
       WITH link AS (
         INSERT INTO urls (code, original_url, creator, workspace_id, expires_at, password_hash, max_clicks, tags, ios_url, android_url)
-        VALUES (${code}, ${originalUrl}, ${link.creator}, ${link.workspaceId}::text::bigint, ${link.expiresAt}, ${link.passwordHash}, ${link.maxClicks},
+        VALUES (${code}, ${originalUrl}, ${actor.id}, ${link.workspaceId}::text::bigint, ${link.expiresAt}, ${link.passwordHash}, ${link.maxClicks},
                 ${link.tags}::text[], ${link.iosUrl}, ${link.androidUrl})
         ON CONFLICT (code) DO NOTHING
         RETURNING code, original_url, created_at, expires_at
@@ -76,6 +91,11 @@ async function store(code: string, link: NewLink, base: string): Promise<Claimed
         INSERT INTO url_shortened_outbox (code, original_url, created_at)
         SELECT code, original_url, created_at FROM link
         RETURNING id
+      ), audited AS (
+        INSERT INTO audit_log (workspace_id, actor_type, actor_id, actor_label, action, target_type, target_id, details)
+        SELECT ${link.workspaceId}::text::bigint, ${actor.type}, ${actor.id}, ${actor.label}, 'link.created', 'link', code,
+               ${JSON.stringify(createdDetails(link))}::text::jsonb
+        FROM link
       )
       SELECT link.code, link.created_at, link.expires_at, queued.id AS outbox_id FROM link CROSS JOIN queued
     `;

@@ -37,7 +37,8 @@ export const unlock = api(
     const row = await db.queryRow<{ password_hash: string | null }>`SELECT password_hash FROM urls WHERE code = ${code}`;
     if (row === null) throw goneError("not_found");
     if (row.password_hash !== null && !(await linkPasswordMatches(password, row.password_hash))) {
-      // Expired and exhausted links say so only to someone who knows the password.
+      // An exhausted link says so only to someone who knows the password; an expired one says so to
+      // anyone, here as on GET /:code, where expiry is checked before the password.
       throw APIError.permissionDenied("wrong password");
     }
     const req = currentRequest() as APICallMeta;

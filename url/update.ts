@@ -3,6 +3,7 @@ import { api, APIError } from "encore.dev/api";
 import type { Max, MaxLen, Min, MinLen } from "encore.dev/validate";
 import { currentActor, linkAccess } from "./access";
 import { isLinkCode } from "./alias";
+import { recordAudit } from "./audit-log";
 import { ownHosts, publicBaseUrl } from "./base-url";
 import { validateMaxClicks } from "./click-limit";
 import { validateExpiry } from "./expiry";
@@ -40,6 +41,47 @@ export interface UpdateUrlRequest {
 /** The fields a request can change, in the order "nothing to change" names them. */
 const FIELDS = ["url", "expiresAt", "password", "maxClicks", "tags", "utm", "iosUrl", "androidUrl"] as const;
 
+/** Settings are the stored columns a PATCH can change; the password only as whether there is one. */
+interface Settings {
+  original_url: string;
+  expires_at: Date | null;
+  has_password: boolean;
+  max_clicks: number | null;
+  tags: string[];
+  ios_url: string | null;
+  android_url: string | null;
+}
+
+/** settingsOf names a link's changeable settings as the audit log shows them. */
+function settingsOf(row: Settings) {
+  return {
+    url: row.original_url,
+    expiresAt: row.expires_at,
+    hasPassword: row.has_password,
+    maxClicks: row.max_clicks,
+    tags: row.tags,
+    iosUrl: row.ios_url,
+    androidUrl: row.android_url,
+  };
+}
+
+/** AUDITED maps each request field to the setting a link.updated entry shows before and after. */
+const AUDITED: Record<(typeof FIELDS)[number], keyof ReturnType<typeof settingsOf>> = {
+  url: "url",
+  utm: "url",
+  expiresAt: "expiresAt",
+  password: "hasPassword",
+  maxClicks: "maxClicks",
+  tags: "tags",
+  iosUrl: "iosUrl",
+  androidUrl: "androidUrl",
+};
+
+/** pick keeps the named keys of `from`. */
+function pick<T extends object>(from: T, keys: readonly (keyof T)[]): Partial<T> {
+  return Object.fromEntries(keys.map((k) => [k, from[k]])) as Partial<T>;
+}
+
 /**
  * updateUrl changes a link, as the caller's role allows (url/roles.ts). The code and the QR image stay:
  * the image encodes the short URL, not the target. A link outside the caller's workspaces is
@@ -66,10 +108,14 @@ export const updateUrl = api(
     const passwordHash = password === undefined || password === null ? null : await linkPasswordHash(password);
     const row = await inTransaction(async (tx) => {
       const link = await linkAccess(actor, code, "link.change", tx, true);
+      const before = await tx.queryRow<Settings>`
+        SELECT original_url, expires_at, password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url
+        FROM urls WHERE id = ${link.id}
+      `;
       // UTM parameters given without a url are merged into the stored target, read under the lock.
       const merged = utm === undefined ? target : withUtm(target ?? link.originalUrl, utm, own);
       await refuseBlockedTargets([merged, ios, android], tx);
-      return tx.queryRow<LinkRow>`
+      const after = await tx.queryRow<LinkRow>`
       UPDATE urls SET
         original_url = COALESCE(${merged}, original_url),
         expires_at = CASE WHEN ${expiresAt !== undefined} THEN ${expiry}::timestamptz ELSE expires_at END,
@@ -83,9 +129,13 @@ export const updateUrl = api(
                 password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url,
                 disabled_at IS NOT NULL AS disabled, disabled_reason, flagged
     `;
+      // linkAccess found the link and it is the caller's to change: only an admin's disabling stops it.
+      if (after === null) throw APIError.permissionDenied("this link has been disabled");
+      const fields = FIELDS.filter((field) => req[field] !== undefined).map((field) => AUDITED[field]);
+      const details = { before: pick(settingsOf(before!), fields), after: pick(settingsOf(after!), fields) };
+      await recordAudit(tx, { workspaceId: link.workspaceId, actor, action: "link.updated", target: { type: "link", id: code }, details });
+      return after;
     });
-    // linkAccess found the link and it is the caller's to change: only an admin's disabling stops it.
-    if (row === null) throw APIError.permissionDenied("this link has been disabled");
     return toLink(row, base, await userLabels([row.creator]));
   },
 );

@@ -2,37 +2,11 @@
 // and links of other workspaces answering not_found.
 import { beforeAll, describe, expect, it } from "vitest";
 import { describeLocal, expectErrorResponse, useTestServer, type Reply } from "../local/testing";
-import { signUp } from "./__tests__/helpers";
+import { workspaceApi, type Person } from "./__tests__/workspace-api";
 import type { Role } from "./roles";
 
 describeLocal("workspaces over HTTP", () => {
-  const app = useTestServer();
-  const call = (method: string, path: string, token?: string, body?: unknown): Promise<Reply> =>
-    app.call(method, path, { token, body, headers: { Accept: "application/json" } });
-  const ok = async (method: string, path: string, token: string, body?: unknown) => {
-    const reply = await call(method, path, token, body);
-    expect(reply.status, `${method} ${path}: ${JSON.stringify(reply.body)}`).toBe(200);
-    return reply.body;
-  };
-  const userId = async (token: string): Promise<string> => (await ok("GET", "/auth/me", token)).id;
-
-  /** A signed-up user's token and id. */
-  interface Person {
-    token: string;
-    id: string;
-  }
-  const person = async (): Promise<Person> => {
-    const token = await signUp(app.baseUrl);
-    return { token, id: await userId(token) };
-  };
-
-  /** join makes a fresh user a member of the workspace with the role, through an invitation. */
-  async function join(workspaceId: string, inviter: Person, role: Exclude<Role, "owner">): Promise<Person> {
-    const who = await person();
-    const invite = await ok("POST", `/workspaces/${workspaceId}/invites`, inviter.token, { role });
-    expect(await ok("POST", `/invites/${invite.token}/accept`, who.token)).toMatchObject({ workspaceId, role });
-    return who;
-  }
+  const { call, ok, person, join } = workspaceApi(useTestServer());
 
   it("gives every account a personal workspace, and a new shared one to its creator as owner", async () => {
     const me = await person();

@@ -2,6 +2,7 @@
 import { api, APIError } from "encore.dev/api";
 import type { MaxLen, MinLen } from "encore.dev/validate";
 import { currentActor } from "./access";
+import { recordAudit } from "./audit-log";
 import { db } from "./db";
 import { personalWorkspaceId } from "./personal-workspace";
 import type { Role } from "./roles";
@@ -46,6 +47,14 @@ export const createWorkspace = api(
     return inTransaction(async (tx) => {
       const row = await tx.queryRow<{ id: string }>`INSERT INTO workspaces (name) VALUES (${clean}) RETURNING id::text AS id`;
       await tx.exec`INSERT INTO workspace_members (workspace_id, user_id, role) VALUES (${row!.id}::text::bigint, ${actor.id}, 'owner')`;
+      const target = { type: "workspace", id: row!.id } as const;
+      await recordAudit(tx, {
+        workspaceId: row!.id,
+        actor,
+        action: "workspace.created",
+        target,
+        details: { name: clean, personal: false },
+      });
       return { id: row!.id, name: clean, role: "owner", personal: false };
     });
   },

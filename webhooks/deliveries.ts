@@ -1,7 +1,7 @@
 // GET /webhooks/:id/deliveries and POST /webhooks/:id/test: what was sent to a webhook, and a sample to try it.
 import { randomUUID } from "node:crypto";
 import { api, APIError, type Query } from "encore.dev/api";
-import { decodeCursor, encodeCursor } from "../lib/cursor";
+import { decodeCursor, encodeCursor } from "../url/cursor";
 import { db } from "./db";
 import { webhookOwner } from "./manage";
 import { attemptDelivery, delivered, recordAttempt } from "./send";

@@ -3,7 +3,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, expect } from "vitest";
 import { url } from "~encore/clients";
-import { singleConnectionDatabase, startTestServer, type TestServer } from "../../local/testing";
+import { singleConnectionDatabase, useTestServer } from "../../local/testing";
 import { db } from "../db";
 import type { Visit } from "../visit";
 
@@ -62,52 +62,29 @@ export async function signUp(baseUrl: string): Promise<string> {
   return token;
 }
 
-/**
- * callApi sends one request to a test server as a JSON client: Accept application/json, the bearer
- * token when given, the body as JSON when given, then any extra headers.
- */
-export function callApi(
-  baseUrl: string,
-  method: string,
-  path: string,
-  token?: string,
-  body?: unknown,
-  extraHeaders: Record<string, string> = {},
-): Promise<Response> {
-  const headers: Record<string, string> = { Accept: "application/json" };
-  if (token !== undefined) headers.Authorization = `Bearer ${token}`;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  return fetch(`${baseUrl}${path}`, {
-    method,
-    redirect: "manual",
-    headers: { ...headers, ...extraHeaders },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-}
-
-/** TestApi is a test server with signed-up users, for the file's HTTP tests. */
+/** TestApi is the test server of a file's HTTP tests (useTestServer), with signed-up users. */
 export interface TestApi {
-  baseUrl: string;
+  readonly baseUrl: string;
   /** A bearer token per user, in sign-up order. */
   tokens: string[];
-  /** callApi against this server. */
+  /** One request as a JSON client sends it: Accept application/json, the bearer token and the JSON body when given, then any extra headers. */
   call(method: string, path: string, token?: string, body?: unknown, extraHeaders?: Record<string, string>): Promise<Response>;
 }
 
-/** serveApiForThisFile starts a test server and signs up `users` users before the file's tests, and stops it after. */
+/** serveApiForThisFile serves the app for the file's tests (useTestServer) and signs up `users` users before them. */
 export function serveApiForThisFile(users: number): TestApi {
-  let server: TestServer;
+  const server = useTestServer();
   const api: TestApi = {
-    baseUrl: "",
+    get baseUrl() {
+      return server.baseUrl;
+    },
     tokens: [],
-    call: (method, path, token, body, extraHeaders) => callApi(api.baseUrl, method, path, token, body, extraHeaders),
+    call: (method, path, token, body, extraHeaders) =>
+      server.send(method, path, { token, body, headers: { Accept: "application/json", ...extraHeaders } }),
   };
   beforeAll(async () => {
-    server = await startTestServer();
-    api.baseUrl = server.baseUrl;
     api.tokens = await Promise.all(Array.from({ length: users }, () => signUp(server.baseUrl)));
   });
-  afterAll(() => server.close());
   return api;
 }
 

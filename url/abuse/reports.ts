@@ -2,7 +2,7 @@
 // site admins list them and close them.
 import { api, APIError, type Query } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
-import { decodeCursor, encodeCursor } from "../../lib/cursor";
+import { decodeCursor, encodeCursor } from "../cursor";
 import { requireSiteAdmin } from "../../lib/site-admins";
 import { isLinkCode } from "../alias";
 import { db } from "../db";

@@ -2,7 +2,7 @@
 // (proto/encore/engine/trace2/trace2.proto): spans (REQUEST, AUTH, PUBSUB_MESSAGE) holding events that
 // each have a start and an end (log lines are instants). Times are epoch milliseconds with fractions.
 
-import type { OperationKind, SpanKind } from "../../runtime/core/events";
+import type { OperationKind, SpanFields, SpanKind } from "../../runtime/core/events";
 
 export type { SpanKind };
 
@@ -27,22 +27,13 @@ export interface TraceEvent {
   fields: Record<string, unknown>;
 }
 
-export interface SpanRecord {
+export interface SpanRecord extends SpanFields {
   traceId: string;
   spanId: string;
-  kind: SpanKind;
   /** The span that made this one (the caller of a service call, the request an auth call belongs to). */
   parentSpanId?: string;
   /** For a Pub/Sub delivery: the publisher's trace, a separate trace as in Encore. */
   parentTraceId?: string;
-  /** The event in the parent span that caused this span (RPCCallStart). */
-  callerEventId?: number;
-  service: string;
-  endpoint?: string;
-  method?: string;
-  path?: string;
-  pathParams?: Record<string, string>;
-  requestHeaders?: Record<string, unknown>;
   requestPayload?: string;
   responseStatus?: number;
   responseHeaders?: Record<string, unknown>;
@@ -50,11 +41,6 @@ export interface SpanRecord {
   /** AUTH: the user id and auth data the handler returned. */
   uid?: string;
   userData?: string;
-  topic?: string;
-  subscription?: string;
-  messageId?: string;
-  attempt?: number;
-  publishedAt?: string;
   start: number;
   durationMs?: number;
   error?: TraceError;

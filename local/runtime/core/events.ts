@@ -47,25 +47,29 @@ export interface SpanIds {
   parentTraceId?: string;
 }
 
-/** A span beginning; a listener that records it sets `recorder`. */
-export interface SpanAnnouncement {
+/** What a span is about, as Encore's trace model names it (a request's endpoint, a delivery's message). */
+export interface SpanFields {
   kind: SpanKind;
-  ids: SpanIds;
+  /** The event in the parent span that caused this span (RPCCallStart). */
+  callerEventId?: number;
   service: string;
   endpoint?: string;
-  /** Payloads and headers are not to be recorded (a `sensitive: true` endpoint). */
-  sensitive?: boolean;
   method?: string;
   path?: string;
   pathParams?: Record<string, string>;
   requestHeaders?: Record<string, unknown>;
-  /** The caller's rpc_call event, for a service call's span. */
-  callerEventId?: number;
   topic?: string;
   subscription?: string;
   messageId?: string;
   attempt?: number;
   publishedAt?: string;
+}
+
+/** A span beginning; a listener that records it sets `recorder`. */
+export interface SpanAnnouncement extends SpanFields {
+  ids: SpanIds;
+  /** Payloads and headers are not to be recorded (a `sensitive: true` endpoint). */
+  sensitive?: boolean;
   /** What the handler was called with (auth parameters, a delivered message). */
   payload?: unknown;
   /** The HTTP answer that ends a request span when it closes; `ownAnswer` for raw and static endpoints, judged by status alone. */

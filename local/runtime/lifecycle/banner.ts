@@ -1,15 +1,8 @@
 // What `npm start` says once it serves: where the API is, which database engine holds the data and
-// where, which secrets are unset or generated. One place, so other parts add their line here.
+// where, which secrets are unset or generated.
 import { dataDir, devSecretsFile } from "../../model/layout.mjs";
 import { appModel } from "../core/context";
 import { secretSource } from "../core/secrets";
-
-const extraLines: [label: string, value: string][] = [];
-
-/** Adds a line (e.g. the dashboard's URL) to the banner printed when the API starts listening. */
-export function addBannerLine(label: string, value: string): void {
-  extraLines.push([label, value]);
-}
 
 /** Which engine holds the databases: a PostgreSQL server (DATABASE_URL, shown without credentials) or PGlite. */
 function engineLine(databaseUrl: string | undefined): string {
@@ -30,7 +23,6 @@ function secretsLine(): string {
 /** The banner for an API listening on apiUrl: the first line, then one line per fact. */
 export function startupBanner(apiUrl: string): string {
   const lines: [string, string][] = [
-    ...extraLines,
     ["Database", engineLine(process.env.DATABASE_URL)],
     ["Data", `${dataDir} (databases, bucket files; npm run reset deletes them)`],
     ["Secrets", secretsLine()],

@@ -4,7 +4,7 @@ import type { Napi } from "../../model/napi";
 import { notFound, orObjectError, TypedObjectError } from "./errors";
 import { checkKey, keyProblem, type BucketStore, type StoredAttrs } from "./store";
 import type { SignedMethod, UrlSigner } from "./signing";
-import { announced, channels } from "../core/events";
+import { announced, channels, type OperationKind } from "../core/events";
 
 type Source = Napi.Request | null | undefined;
 
@@ -115,26 +115,12 @@ export class BucketObject implements Napi.BucketObject {
         if (attrs === null) throw notFound();
         return new ObjectAttrs(attrs);
       });
-    return announced(
-      channels.bucket,
-      source,
-      "bucket_get_attrs",
-      () => this.fields(options?.version),
-      run,
-      (r) => outcome(r, (a: ObjectAttrs) => ({ attrs: { ...a } })),
-    );
+    return this.announce("bucket_get_attrs", source, this.fields(options?.version), run, (a: ObjectAttrs) => ({ attrs: { ...a } }));
   }
 
   exists(options?: Napi.ExistsOptions | null, source?: Source): Promise<boolean | TypedObjectError> {
     const run = () => orObjectError(async () => ofVersion(await this.ctx.store.attrs(this.key), options?.version) !== null);
-    return announced(
-      channels.bucket,
-      source,
-      "bucket_get_attrs",
-      () => this.fields(options?.version),
-      run,
-      (r) => outcome(r, (exists: boolean) => ({ exists })),
-    );
+    return this.announce("bucket_get_attrs", source, this.fields(options?.version), run, (exists: boolean) => ({ exists }));
   }
 
   upload(data: Buffer, opts?: Napi.UploadOptions | null, source?: Source): Promise<ObjectAttrs | TypedObjectError> {
@@ -143,14 +129,8 @@ export class BucketObject implements Napi.BucketObject {
         const notExists = opts?.preconditions?.notExists === true;
         return new ObjectAttrs(await this.ctx.store.put(this.key, data, opts?.contentType, notExists));
       });
-    return announced(
-      channels.bucket,
-      source,
-      "bucket_upload",
-      () => ({ ...this.fields(undefined), contentType: opts?.contentType }),
-      run,
-      (r) => outcome(r, (a: ObjectAttrs) => ({ size: a.size, version: a.version })),
-    );
+    const fields = { ...this.fields(undefined), contentType: opts?.contentType };
+    return this.announce("bucket_upload", source, fields, run, (a: ObjectAttrs) => ({ size: a.size, version: a.version }));
   }
 
   signedUploadUrl(options?: Napi.UploadUrlOptions | null): Promise<Napi.SignedUploadUrl | TypedObjectError> {
@@ -168,14 +148,7 @@ export class BucketObject implements Napi.BucketObject {
         if (obj === null || ofVersion(obj.attrs, options?.version) === null) throw notFound();
         return obj.data;
       });
-    return announced(
-      channels.bucket,
-      source,
-      "bucket_download",
-      () => this.fields(options?.version),
-      run,
-      (r) => outcome(r, (b: Buffer) => ({ size: b.length })),
-    );
+    return this.announce("bucket_download", source, this.fields(options?.version), run, (b: Buffer) => ({ size: b.length }));
   }
 
   /** A missing object is NotFound, as GCS (and so `encore run`) reports it. */
@@ -188,19 +161,30 @@ export class BucketObject implements Napi.BucketObject {
         if (!(await this.ctx.store.remove(this.key))) throw notFound();
         return null;
       });
-    return announced(
-      channels.bucket,
-      source,
-      "bucket_delete",
-      () => this.fields(options?.version),
-      run,
-      (r) => outcome(r),
-    );
+    return this.announce("bucket_delete", source, this.fields(options?.version), run);
   }
 
   /** The bucket and object a trace event names. */
   private fields(version: string | undefined): Record<string, unknown> {
     return { bucket: this.ctx.name, object: this.key, version };
+  }
+
+  /** Runs a call on this object, announced as `kind` with `fields`; `ended` reads the end fields from its result. */
+  private announce<T>(
+    kind: OperationKind,
+    source: Source,
+    fields: Record<string, unknown>,
+    run: () => Promise<T | TypedObjectError>,
+    ended?: (result: T) => Record<string, unknown>,
+  ): Promise<T | TypedObjectError> {
+    return announced(
+      channels.bucket,
+      source,
+      kind,
+      () => fields,
+      run,
+      (r) => outcome(r, ended),
+    );
   }
 
   /** Throws like the native binding; the compiler already rejects publicUrl on a private bucket. */

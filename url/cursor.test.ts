@@ -29,12 +29,10 @@ describe("page cursors", () => {
   });
 });
 
-describe("page cursors over BIGSERIAL ids", () => {
-  it("round-trip an id past int4 up to the largest safe integer", () => {
-    for (const id of [2 ** 31, Number.MAX_SAFE_INTEGER]) expect(decodeCursor(encodeCursor(id), Number.MAX_SAFE_INTEGER)).toBe(id);
-  });
-
-  it("refuse an id past the given maximum", () => {
-    expect(() => decodeCursor(encodeCursor(2 ** 53), Number.MAX_SAFE_INTEGER)).toThrow("invalid cursor");
+describe("cursors of a BIGSERIAL table", () => {
+  it("round-trip ids up to the largest safe integer and refuse larger ones", () => {
+    const max = Number.MAX_SAFE_INTEGER;
+    for (const id of [1, 2 ** 31, max]) expect(decodeCursor(encodeCursor(id), max)).toBe(id);
+    expect(() => decodeCursor(Buffer.from("id:9007199254740993").toString("base64url"), max)).toThrow("invalid cursor");
   });
 });
