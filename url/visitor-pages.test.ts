@@ -1,10 +1,10 @@
 // The pages a browser gets for links it cannot follow, in Chromium: the password page (wrong, then
 // right password lands on the target; its HTML never holds the target), and the not-found, expired and
 // click-limit pages with their statuses. Screenshots go to web/test-output/.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeLocal } from "../local/testing";
-import { launchChromium, screenshot, startTargetSite, type TargetSite } from "../web/__tests__/browser";
+import { launchChromium, openPage, screenshot, startTargetSite, type TargetSite } from "../web/__tests__/browser";
 import { db } from "./db";
 import { serveApiForThisFile } from "./__tests__/helpers";
 
@@ -26,19 +26,10 @@ describeLocal("visitor pages in Chromium", () => {
     return ((await resp.json()) as { code: string }).code;
   }
 
-  async function openPage(options: { width?: number; dark?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: { width: options.width ?? 1100, height: 700 },
-      colorScheme: options.dark ? "dark" : "light",
-    });
-    context.setDefaultTimeout(60_000);
-    return context.newPage();
-  }
-
   it("asks for the password, refuses a wrong one, and lands on the target with the right one", async () => {
     const landing = `${target.origin}/secret-landing?token=abc`;
     const code = await shorten({ url: landing, password: "correct horse" });
-    const page = await openPage();
+    const page = await openPage(browser);
     const resp = await page.goto(`${api.baseUrl}/${code}?utm_source=poster`);
     expect(resp!.status()).toBe(403);
     const served = await resp!.text();
@@ -71,7 +62,7 @@ describeLocal("visitor pages in Chromium", () => {
       ["visitor-password-phone", { width: 390 }],
       ["visitor-password-dark", { dark: true }],
     ] as const) {
-      const page = await openPage(options);
+      const page = await openPage(browser, options);
       await page.goto(`${api.baseUrl}/${code}`);
       await page.getByLabel("Password", { exact: true }).waitFor();
       await screenshot(page, name);
@@ -89,7 +80,7 @@ describeLocal("visitor pages in Chromium", () => {
       [expired, "This link has expired", "visitor-expired"],
       [exhausted, "This link is no longer available", "visitor-limit-reached"],
     ]) {
-      const page = await openPage();
+      const page = await openPage(browser);
       const resp = await page.goto(`${api.baseUrl}/${code}`);
       expect(resp!.status()).toBe(404);
       await page.getByRole("heading", { name: heading }).waitFor();

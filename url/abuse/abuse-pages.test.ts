@@ -1,10 +1,10 @@
 // The abuse pages in Chromium: a disabled link's page (no target in it) with its report link, the
 // report form sent from it, and a flagged link's warning that counts the click only on continue.
 // Screenshots go to web/test-output/.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeLocal } from "../../local/testing";
-import { launchChromium, screenshot, startTargetSite, type TargetSite } from "../../web/__tests__/browser";
+import { launchChromium, openPage, screenshot, startTargetSite, type TargetSite } from "../../web/__tests__/browser";
 import { db } from "../db";
 import { serveApiForThisFile } from "../__tests__/helpers";
 
@@ -26,21 +26,12 @@ describeLocal("abuse pages in Chromium", () => {
     return ((await resp.json()) as { code: string }).code;
   }
 
-  async function openPage(options: { width?: number; dark?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({
-      viewport: { width: options.width ?? 1100, height: 700 },
-      colorScheme: options.dark ? "dark" : "light",
-    });
-    context.setDefaultTimeout(60_000);
-    return context.newPage();
-  }
-
   const clicksOf = async (code: string) => (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
 
   it("shows a disabled link's page without its target, and sends a report from its report link", async () => {
     const code = await shorten(`${target.origin}/stolen-login`);
     await db.exec`UPDATE urls SET disabled_at = now(), disabled_reason = 'phishing' WHERE code = ${code}`;
-    const page = await openPage();
+    const page = await openPage(browser);
     const resp = await page.goto(`${api.baseUrl}/${code}`);
     expect(resp!.status()).toBe(403);
     const served = await resp!.text();
@@ -71,13 +62,13 @@ describeLocal("abuse pages in Chromium", () => {
       ["abuse-warning-phone", { width: 390 }],
       ["abuse-warning-dark", { dark: true }],
     ] as const) {
-      const page = await openPage(options);
+      const page = await openPage(browser, options);
       await page.goto(`${api.baseUrl}/${code}`);
       await page.getByRole("link", { name: /^Continue to / }).waitFor();
       await screenshot(page, name);
       await page.context().close();
     }
-    const page = await openPage();
+    const page = await openPage(browser);
     const resp = await page.goto(`${api.baseUrl}/${code}?utm_source=chat`);
     expect(resp!.status()).toBe(200);
     await page.getByRole("heading", { name: `You are leaving for ${new URL(target.origin).hostname}` }).waitFor();

@@ -20,6 +20,16 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
+/** openPage opens a page in a context of its own at `width` (1100 px) in light or dark mode, waiting up to a minute a step. */
+export async function openPage(browser: Browser, options: { width?: number; dark?: boolean } = {}): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: { width: options.width ?? 1100, height: 700 },
+    colorScheme: options.dark ? "dark" : "light",
+  });
+  context.setDefaultTimeout(60_000);
+  return context.newPage();
+}
+
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
