@@ -9,6 +9,8 @@ export type AuditAction =
   | "link.created"
   | "link.updated"
   | "link.deleted"
+  /** A site admin disabled, enabled, flagged or unflagged a link (url/abuse). */
+  | "link.moderated"
   | "member.invited"
   | "member.joined"
   | "member.role_changed"

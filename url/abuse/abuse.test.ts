@@ -156,6 +156,48 @@ describeLocal("abuse handling over HTTP", () => {
     expect(form.headers.get("content-security-policy")).toMatch(/script-src 'sha256-[^']+' 'sha256-[^']+'/);
   });
 
+  it("records every admin action on a link in its workspace's audit log, with the admin as actor", async () => {
+    const user = { email: `audited-${randomUUID()}@example.com`, token: "", id: "" };
+    await signUp(user);
+    const shortenAs = async (url: string) => (await app.call("POST", "/shorten", { token: user.token, body: { url } })).body.code;
+    const [disabled, flagged, blocked, banned] = await Promise.all(
+      ["https://audited.example/a", "https://audited.example/b", "https://audited-blocked.example/", "https://audited.example/c"].map(
+        shortenAs,
+      ),
+    );
+    await app.call("PATCH", `/admin/urls/${disabled}`, { token: admin.token, body: { disabled: true, reason: "phishing" } });
+    await app.call("PATCH", `/admin/urls/${flagged}`, { token: admin.token, body: { flagged: true } });
+    await app.call("POST", "/admin/blocklist", { token: admin.token, body: { host: "audited-blocked.example" } });
+    await app.call("PATCH", `/admin/users/${user.id}`, { token: admin.token, body: { banned: true } });
+    await app.call("PATCH", `/admin/users/${user.id}`, { token: admin.token, body: { banned: false } });
+    const login = await app.call("POST", "/auth/login", { body: { email: user.email, password } });
+    const { body: spaces } = await app.call("GET", "/workspaces", { token: login.body.token });
+    const personal = spaces.workspaces.find((w: { personal: boolean }) => w.personal).id;
+    const { body: log } = await app.call("GET", `/workspaces/${personal}/audit`, { token: login.body.token });
+    const moderated = log.entries
+      .filter((e: { action: string }) => e.action === "link.moderated")
+      .map((e: { actor: { label: string }; target: { id: string }; details: Record<string, unknown> }) => ({
+        admin: e.actor.label,
+        code: e.target.id,
+        after: e.details.after,
+        reason: e.details.reason,
+      }));
+    const by = admin.email;
+    const banReason = "its owner's account was banned";
+    // The ban disables every link still enabled, the flagged one too, in one statement.
+    expect(moderated).toHaveLength(5);
+    expect(moderated).toEqual(
+      expect.arrayContaining([
+        { admin: by, code: disabled, after: { disabled: true, flagged: false }, reason: "phishing" },
+        { admin: by, code: flagged, after: { disabled: false, flagged: true }, reason: null },
+        { admin: by, code: blocked, after: { disabled: true, flagged: false }, reason: "its destination is on the blocklist" },
+        { admin: by, code: flagged, after: { disabled: true, flagged: true }, reason: banReason },
+        { admin: by, code: banned, after: { disabled: true, flagged: false }, reason: banReason },
+      ]),
+    );
+    expect((await app.call("DELETE", "/admin/blocklist/audited-blocked.example", { token: admin.token })).status).toBe(200);
+  });
+
   it("bans an account: sign-in refused, its token stops at once, its links disabled; lifting the ban lets it sign in again", async () => {
     const victim = { email: `banned-${randomUUID()}@example.com`, token: "", id: "" };
     await signUp(victim);

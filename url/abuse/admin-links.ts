@@ -2,8 +2,10 @@
 import { api, APIError } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
 import { requireSiteAdmin } from "../../lib/site-admins";
+import { currentActor } from "../access";
 import { isLinkCode } from "../alias";
-import { db } from "../db";
+import { inTransaction } from "../transaction";
+import { recordModerations, type Moderated } from "./moderation-audit";
 
 /** ModerateLinkRequest says what to change; an absent field stays as it is. */
 export interface ModerateLinkRequest {
@@ -64,17 +66,25 @@ export const moderateLink = api(
       throw APIError.invalidArgument("nothing to change: give disabled, flagged or both");
     const why = reason?.trim() ?? "";
     if (disabled === true && why === "") throw APIError.invalidArgument("reason: say why the link is disabled");
-    const row = isLinkCode(code)
-      ? await db.queryRow<ModeratedLinkRow>`
-          UPDATE urls SET
-            disabled_at = CASE WHEN ${disabled ?? null}::boolean IS NULL THEN disabled_at
-                               WHEN ${disabled === true} THEN COALESCE(disabled_at, now()) END,
-            disabled_reason = CASE WHEN ${disabled ?? null}::boolean IS NULL THEN disabled_reason
-                                   WHEN ${disabled === true} THEN ${why} END,
-            flagged = COALESCE(${flagged ?? null}::boolean, flagged)
-          WHERE code = ${code}
-          RETURNING code, original_url, creator, clicks, created_at, disabled_at IS NOT NULL AS disabled, disabled_reason, flagged`
-      : null;
+    if (!isLinkCode(code)) throw APIError.notFound("URL not found");
+    const actor = currentActor();
+    const row = await inTransaction(async (tx) => {
+      const changed = await tx.queryRow<ModeratedLinkRow & Moderated>`
+        WITH before AS (
+          SELECT id, disabled_at IS NOT NULL AS was_disabled, flagged AS was_flagged FROM urls WHERE code = ${code} FOR UPDATE
+        )
+        UPDATE urls SET
+          disabled_at = CASE WHEN ${disabled ?? null}::boolean IS NULL THEN disabled_at
+                             WHEN ${disabled === true} THEN COALESCE(disabled_at, now()) END,
+          disabled_reason = CASE WHEN ${disabled ?? null}::boolean IS NULL THEN disabled_reason
+                                 WHEN ${disabled === true} THEN ${why} END,
+          flagged = COALESCE(${flagged ?? null}::boolean, flagged)
+        FROM before WHERE urls.id = before.id
+        RETURNING code, original_url, creator, clicks, created_at, disabled_at IS NOT NULL AS disabled, disabled_reason, flagged,
+                  workspace_id::text AS workspace_id, before.was_disabled, before.was_flagged`;
+      if (changed !== null) await recordModerations(tx, actor, [changed]);
+      return changed;
+    });
     if (row === null) throw APIError.notFound("URL not found");
     return toModeratedLink(row);
   },
@@ -86,17 +96,20 @@ export interface DisableLinksOfRequest {
   reason: string;
 }
 
-/** disableLinksOf disables every enabled link a user created: the auth service calls it when an admin bans them. */
+/** disableLinksOf disables every enabled link a user created, in their workspaces' audit logs too: the auth service calls it when an admin bans them. */
 export const disableLinksOf = api(
   { expose: false, method: "POST", path: "/internal/disable-links-of" },
   async ({ creator, reason }: DisableLinksOfRequest): Promise<{ disabled: number }> => {
-    const row = await db.queryRow<{ n: number }>`
-      WITH disabled AS (
+    const actor = currentActor();
+    const disabled = await inTransaction(async (tx) => {
+      const links = await tx.queryAll<Moderated>`
         UPDATE urls SET disabled_at = now(), disabled_reason = ${reason}
         WHERE creator = ${creator} AND disabled_at IS NULL
-        RETURNING 1
-      )
-      SELECT count(*)::int AS n FROM disabled`;
-    return { disabled: row!.n };
+        RETURNING workspace_id::text AS workspace_id, code, false AS was_disabled, true AS disabled, flagged AS was_flagged, flagged,
+                  disabled_reason`;
+      await recordModerations(tx, actor, links);
+      return links.length;
+    });
+    return { disabled };
   },
 );

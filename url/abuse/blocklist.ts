@@ -6,8 +6,11 @@ import fs from "node:fs";
 import { api, APIError } from "encore.dev/api";
 import log from "encore.dev/log";
 import type { MaxLen, MinLen } from "encore.dev/validate";
+import type { Transaction } from "encore.dev/storage/sqldb";
 import { requireSiteAdmin } from "../../lib/site-admins";
+import { currentActor, type Actor } from "../access";
 import { db } from "../db";
+import { recordModerations, type Moderated } from "./moderation-audit";
 import type { BlockedHost } from "./admin-types";
 
 /** normalizeHost returns the host as URLs serialize it (lower case, punycode), or null when it is none. */
@@ -40,19 +43,21 @@ export async function refuseBlockedTargets(targets: (string | null)[], q: Pick<t
   if (row !== null) throw APIError.invalidArgument("this destination is not allowed");
 }
 
-/** disableLinksTo disables every enabled link leading to one of `hosts` (or a subdomain); returns how many. */
-async function disableLinksTo(tx: Pick<typeof db, "queryRow">, hosts: string[]): Promise<number> {
-  const row = await tx.queryRow<{ n: number }>`
-    WITH disabled AS (
-      UPDATE urls SET disabled_at = now(), disabled_reason = 'its destination is on the blocklist'
-      WHERE disabled_at IS NULL AND EXISTS (
-        SELECT FROM unnest(${hosts}::text[]) AS b (host)
-        WHERE host_within(target_host(urls.original_url), b.host)
-           OR host_within(target_host(urls.ios_url), b.host) OR host_within(target_host(urls.android_url), b.host))
-      RETURNING 1
-    )
-    SELECT count(*)::int AS n FROM disabled`;
-  return row!.n;
+/**
+ * disableLinksTo disables every enabled link leading to one of `hosts` (or a subdomain) and returns how
+ * many; an admin's action (`actor`) also lands in each link's workspace audit log.
+ */
+async function disableLinksTo(tx: Pick<Transaction, "queryAll" | "exec">, hosts: string[], actor?: Actor): Promise<number> {
+  const links = await tx.queryAll<Moderated>`
+    UPDATE urls SET disabled_at = now(), disabled_reason = 'its destination is on the blocklist'
+    WHERE disabled_at IS NULL AND EXISTS (
+      SELECT FROM unnest(${hosts}::text[]) AS b (host)
+      WHERE host_within(target_host(urls.original_url), b.host)
+         OR host_within(target_host(urls.ios_url), b.host) OR host_within(target_host(urls.android_url), b.host))
+    RETURNING workspace_id::text AS workspace_id, code, false AS was_disabled, true AS disabled, flagged AS was_flagged, flagged,
+              disabled_reason`;
+  if (actor !== undefined) await recordModerations(tx, actor, links);
+  return links.length;
 }
 
 /** readBlocklistFile reads the hosts of BLOCKLIST_FILE; a line that is no host is logged and skipped. */
@@ -135,6 +140,7 @@ export const addBlockedHost = api(
   { expose: true, auth: true, method: "POST", path: "/admin/blocklist" },
   async ({ host }: AddBlockedHostRequest): Promise<AddBlockedHostResponse> => {
     requireSiteAdmin();
+    const actor = currentActor();
     const normalized = normalizeHost(host);
     if (normalized === null) throw APIError.invalidArgument("host: not a host name");
     const tx = await db.begin();
@@ -143,7 +149,7 @@ export const addBlockedHost = api(
         INSERT INTO blocked_hosts (host, source) VALUES (${normalized}, 'admin')
         ON CONFLICT (host) DO UPDATE SET host = EXCLUDED.host
         RETURNING host, source, added_at`;
-      const linksDisabled = await disableLinksTo(tx, [normalized]);
+      const linksDisabled = await disableLinksTo(tx, [normalized], actor);
       await tx.commit();
       return { ...toBlockedHost(row!), linksDisabled };
     } catch (err) {
