@@ -6,6 +6,7 @@ import { APIError, ErrCode, Gateway, type Header } from "encore.dev/api";
 import { authHandler } from "encore.dev/auth";
 import log from "encore.dev/log";
 import { databaseUnavailable, isDatabaseFault } from "../lib/database-faults";
+import { API_KEY_PREFIX, verifyApiKey } from "./api-keys";
 import { verifyToken } from "./jwt";
 import { findUser } from "./users";
 
@@ -13,26 +14,34 @@ interface AuthParams {
   authorization: Header<"Authorization">;
 }
 
-/** AuthData identifies the caller; userID is users.id as a decimal string. */
+/**
+ * AuthData identifies the caller; userID is users.id as a decimal string. A request with an API key
+ * carries the key's id, name, workspace and scopes too, and userID is the key's creator.
+ */
 export interface AuthData {
   userID: string;
   email: string;
+  keyID?: string;
+  keyName?: string;
+  workspaceID?: string;
+  scopes?: string[];
 }
 
 // RFC 6750 b64token after a case-insensitive "Bearer" scheme.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
-/** auth verifies the bearer token and that its user still exists. */
+/** auth verifies the bearer token (a JWT, or an API key when it starts with sk_) and that its user still exists. */
 export const auth = authHandler<AuthParams, AuthData>(async ({ authorization }) => {
   try {
     const match = BEARER.exec(authorization.trim());
     if (!match) throw APIError.unauthenticated("authorization header must be 'Bearer <token>'");
+    if (match[1].startsWith(API_KEY_PREFIX)) return await verifyApiKey(match[1]);
     const claims = verifyToken(match[1]);
     const user = await findUser(claims.userID);
     if (!user) throw APIError.unauthenticated("invalid token");
     return { userID: user.id, email: user.email };
   } catch (err) {
-    if (err instanceof APIError && err.code === ErrCode.Unauthenticated) throw err;
+    if (err instanceof APIError && (err.code === ErrCode.Unauthenticated || err.code === ErrCode.Unavailable)) throw err;
     if (isDatabaseFault(err)) throw databaseUnavailable("auth", err);
     // Anything else is a bug (a missing signing key): log it, but only deny this request's credentials.
     log.error(err, "auth handler failed; treating the request as unauthenticated");

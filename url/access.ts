@@ -6,21 +6,67 @@ import type { Transaction } from "encore.dev/storage/sqldb";
 import { getAuthData } from "~encore/auth";
 import { isLinkCode } from "./alias";
 import { db } from "./db";
+import { isKeyScope, scopeFor, type KeyScope } from "./key-scopes";
 import { allows, type Action, type Role } from "./roles";
 import { personalWorkspaceId } from "./personal-workspace";
 
-/** Actor is who makes the request: a signed-in user (label: the email). */
-export interface Actor {
+/** UserActor is a person signed in with a password token (label: the email); userId is its id. */
+export interface UserActor {
   type: "user";
   id: string;
+  userId: string;
   label: string;
 }
+
+/**
+ * KeyActor is an API key (id: the key's, label: its name). It acts for the user who made it (userId),
+ * never beyond that user's role, and only inside its workspace with its scopes.
+ */
+export interface KeyActor {
+  type: "key";
+  id: string;
+  userId: string;
+  label: string;
+  workspaceId: string;
+  scopes: KeyScope[];
+}
+
+/** Actor is who makes the request. */
+export type Actor = UserActor | KeyActor;
 
 /** currentActor is the caller; auth: true guarantees one over HTTP, a direct call may lack it. */
 export function currentActor(): Actor {
   const auth = getAuthData();
   if (auth === null) throw APIError.unauthenticated("sign in to manage short links");
-  return { type: "user", id: auth.userID, label: auth.email };
+  if (auth.keyID === undefined) return { type: "user", id: auth.userID, userId: auth.userID, label: auth.email };
+  return {
+    type: "key",
+    id: auth.keyID,
+    userId: auth.userID,
+    label: auth.keyName ?? "",
+    workspaceId: auth.workspaceID ?? "",
+    scopes: (auth.scopes ?? []).filter(isKeyScope),
+  };
+}
+
+/** currentUser is the caller when it must be a person (managing keys, members, workspaces): a key is permission_denied. */
+export function currentUser(): UserActor {
+  const actor = currentActor();
+  if (actor.type === "key") throw APIError.permissionDenied("an API key cannot do this: sign in with a password");
+  return actor;
+}
+
+/** checkScope refuses a key whose scopes lack what `action` needs, naming the scope. */
+function checkScope(actor: Actor, action: Action): void {
+  if (actor.type !== "key") return;
+  const scope = scopeFor(action);
+  if (scope === null) throw APIError.permissionDenied(`an API key cannot do ${action}: sign in with a password`);
+  if (!actor.scopes.includes(scope)) throw APIError.permissionDenied(`this API key lacks the ${scope} scope`);
+}
+
+/** keyWorkspace is the only workspace a key reaches (null for a person). */
+function keyWorkspace(actor: Actor): string | null {
+  return actor.type === "key" ? actor.workspaceId : null;
 }
 
 /** Access is a workspace the actor may act in, with its role there. */
@@ -65,10 +111,16 @@ function denied(action: Action, role: Role): APIError {
 export async function workspaceAccess(actor: Actor, workspaceId: string | undefined, action: Action, q: Queryable = db): Promise<Access> {
   // Its user always owns a personal workspace (url/members.ts keeps it so); resolving one may create
   // it outside `q`, so callers inside a transaction pass the id.
-  if (workspaceId === undefined) return { workspaceId: await personalWorkspaceId(actor), role: "owner" };
+  checkScope(actor, action);
+  if (actor.type === "key") {
+    workspaceId ??= actor.workspaceId;
+    if (workspaceId !== actor.workspaceId) throw workspaceNotFound();
+  } else if (workspaceId === undefined) {
+    return { workspaceId: await personalWorkspaceId(actor), role: "owner" };
+  }
   checkWorkspaceId(workspaceId);
   const row = await q.queryRow<{ role: Role }>`
-    SELECT role FROM workspace_members WHERE workspace_id = ${workspaceId}::text::bigint AND user_id = ${actor.id}
+    SELECT role FROM workspace_members WHERE workspace_id = ${workspaceId}::text::bigint AND user_id = ${actor.userId}
   `;
   if (row === null) throw workspaceNotFound();
   if (!allows(row.role, action)) throw denied(action, row.role);
@@ -82,20 +134,22 @@ export async function workspaceAccess(actor: Actor, workspaceId: string | undefi
  * the transaction `q`, so the change that follows sees the row the check saw.
  */
 export async function linkAccess(actor: Actor, code: string, action: Action, q: Queryable = db, lock = false): Promise<LinkAccess> {
+  checkScope(actor, action);
   if (!isLinkCode(code)) throw APIError.notFound("URL not found");
+  const only = keyWorkspace(actor);
   const row = lock
     ? await q.queryRow<LinkAccess>`
         SELECT u.id, u.code, u.workspace_id::text AS "workspaceId", u.creator, u.original_url AS "originalUrl", m.role
-        FROM urls u JOIN workspace_members m ON m.workspace_id = u.workspace_id AND m.user_id = ${actor.id}
-        WHERE u.code = ${code}
+        FROM urls u JOIN workspace_members m ON m.workspace_id = u.workspace_id AND m.user_id = ${actor.userId}
+        WHERE u.code = ${code} AND (${only}::text IS NULL OR u.workspace_id = ${only}::text::bigint)
         FOR UPDATE OF u
       `
     : await q.queryRow<LinkAccess>`
         SELECT u.id, u.code, u.workspace_id::text AS "workspaceId", u.creator, u.original_url AS "originalUrl", m.role
-        FROM urls u JOIN workspace_members m ON m.workspace_id = u.workspace_id AND m.user_id = ${actor.id}
-        WHERE u.code = ${code}
+        FROM urls u JOIN workspace_members m ON m.workspace_id = u.workspace_id AND m.user_id = ${actor.userId}
+        WHERE u.code = ${code} AND (${only}::text IS NULL OR u.workspace_id = ${only}::text::bigint)
       `;
   if (row === null) throw APIError.notFound("URL not found");
-  if (!allows(row.role, action, row.creator === actor.id)) throw denied(action, row.role);
+  if (!allows(row.role, action, row.creator === actor.userId)) throw denied(action, row.role);
   return row;
 }

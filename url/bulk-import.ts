@@ -39,7 +39,7 @@ export const importUrls = api.raw(
     const type = (req.headers["content-type"] ?? "").split(";")[0].trim().toLowerCase();
     if (type !== "text/csv") throw APIError.invalidArgument("send the file as Content-Type: text/csv");
     // Counted before the file is read: a refused file costs a parse too, and each import should count.
-    await limitImport(actor.id);
+    await limitImport(actor.userId);
     const rows = parseImport(await readBody(req));
     const query = new URLSearchParams((req.url ?? "").split("?")[1] ?? "");
     const { workspaceId } = await workspaceAccess(actor, query.get("workspaceId") ?? undefined, "link.create");

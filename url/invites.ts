@@ -2,7 +2,7 @@
 // signed-in user who presents it joins with its role. Only the token's SHA-256 is stored.
 import { createHash, randomBytes } from "node:crypto";
 import { api, APIError } from "encore.dev/api";
-import { currentActor } from "./access";
+import { currentUser } from "./access";
 import { recordAudit } from "./audit-log";
 import { lockedAccess } from "./members";
 import type { Role } from "./roles";
@@ -51,7 +51,7 @@ export const createInvite = api(
   { expose: true, auth: true, method: "POST", path: "/workspaces/:id/invites" },
   async ({ id, role }: CreateInviteRequest): Promise<Invite> => {
     if (!INVITED_ROLES.includes(role)) throw APIError.invalidArgument("role must be admin, member or viewer");
-    const actor = currentActor();
+    const actor = currentUser();
     const token = randomBytes(32).toString("base64url");
     return inTransaction(async (tx) => {
       await lockedAccess(tx, actor, id, "members.invite");
@@ -79,7 +79,7 @@ export const createInvite = api(
 export const acceptInvite = api(
   { expose: true, auth: true, method: "POST", path: "/invites/:token/accept" },
   async ({ token }: AcceptInviteRequest): Promise<Joined> => {
-    const actor = currentActor();
+    const actor = currentUser();
     return inTransaction(async (tx) => {
       const invite = await tx.queryRow<{ id: string; workspace_id: string; role: Role; name: string }>`
         SELECT i.id::text AS id, i.workspace_id::text AS workspace_id, i.role, w.name

@@ -3,7 +3,7 @@
 // demotions cannot both pass that check.
 import { api, APIError } from "encore.dev/api";
 import type { Transaction } from "encore.dev/storage/sqldb";
-import { checkWorkspaceId, currentActor, workspaceAccess, type Access, type Actor } from "./access";
+import { checkWorkspaceId, currentUser, workspaceAccess, type Access, type Actor } from "./access";
 import { recordAudit } from "./audit-log";
 import { db } from "./db";
 import { allows, isRole, type Action, type Role } from "./roles";
@@ -50,7 +50,7 @@ interface MemberRow {
 export const listMembers = api(
   { expose: true, auth: true, method: "GET", path: "/workspaces/:id/members" },
   async ({ id }: WorkspaceRef): Promise<ListMembersResponse> => {
-    await workspaceAccess(currentActor(), id, "members.read");
+    await workspaceAccess(currentUser(), id, "members.read");
     const rows = await db.queryAll<MemberRow>`
       SELECT user_id AS "userId", role, joined_at AS "joinedAt"
       FROM workspace_members WHERE workspace_id = ${id}::text::bigint
@@ -66,7 +66,7 @@ export const changeRole = api(
   { expose: true, auth: true, method: "PATCH", path: "/workspaces/:id/members/:userId" },
   async ({ id, userId, role }: ChangeRoleRequest): Promise<Member> => {
     if (!isRole(role)) throw APIError.invalidArgument("role must be owner, admin, member or viewer");
-    const actor = currentActor();
+    const actor = currentUser();
     const row = await inTransaction(async (tx) => {
       await lockedAccess(tx, actor, id, "members.role");
       const target = await memberRow(tx, id, userId);
@@ -92,7 +92,7 @@ export const changeRole = api(
 export const removeMember = api(
   { expose: true, auth: true, method: "DELETE", path: "/workspaces/:id/members/:userId" },
   async ({ id, userId }: MemberRef): Promise<void> => {
-    const actor = currentActor();
+    const actor = currentUser();
     await inTransaction(async (tx) => {
       const leaving = userId === actor.id;
       const access = await lockedAccess(tx, actor, id, leaving ? "members.read" : "members.remove");

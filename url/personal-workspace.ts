@@ -1,7 +1,7 @@
 // Every user's personal workspace: made with the account (auth's signup asks for it) or, for a user
 // who has none yet (an account made before workspaces, a signup whose request here failed), on first use.
 import { api } from "encore.dev/api";
-import type { Actor } from "./access";
+import type { UserActor } from "./access";
 import { recordAudit } from "./audit-log";
 import { db } from "./db";
 import { inTransaction } from "./transaction";
@@ -10,13 +10,13 @@ import { inTransaction } from "./transaction";
 export const PERSONAL_NAME = "Personal";
 
 /** personalWorkspaceId returns the user's personal workspace, creating it on first use. */
-export async function personalWorkspaceId(user: Actor): Promise<string> {
+export async function personalWorkspaceId(user: UserActor): Promise<string> {
   const row = await db.queryRow<{ id: string }>`SELECT id::text AS id FROM workspaces WHERE personal_of = ${user.id}`;
   return row?.id ?? (await createPersonalWorkspace(user));
 }
 
 /** createPersonalWorkspace makes the user's personal workspace with the user as its owner; a concurrent call's wins. */
-async function createPersonalWorkspace(user: Actor): Promise<string> {
+async function createPersonalWorkspace(user: UserActor): Promise<string> {
   const userId = user.id;
   return inTransaction(async (tx) => {
     const created = await tx.queryRow<{ id: string }>`
@@ -50,5 +50,5 @@ export interface NewAccount {
 
 /** ensurePersonalWorkspace gives a new account its personal workspace; auth's signup calls it. */
 export const ensurePersonalWorkspace = api({ expose: false }, async ({ userID, email }: NewAccount): Promise<{ workspaceId: string }> => {
-  return { workspaceId: await personalWorkspaceId({ type: "user", id: userID, label: email }) };
+  return { workspaceId: await personalWorkspaceId({ type: "user", id: userID, userId: userID, label: email }) };
 });

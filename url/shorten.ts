@@ -64,7 +64,7 @@ export const shorten = api(
     const checked = checkLinkFields(fields, { actor, workspaceId: into }, ownHosts(base));
     if (alias !== undefined) validateAlias(alias);
     await refuseBlockedTargets([checked.originalUrl, checked.iosUrl, checked.androidUrl]);
-    await limitShorten(actor.id);
+    await limitShorten(actor.userId);
     // Hashing costs tens of milliseconds, so it comes after every cheap check and the rate limit.
     const claimed = await createLink(await hashLinkPassword(checked), alias, base);
     await publishQueued(claimed.queued);

@@ -83,7 +83,7 @@ async function store(code: string, link: NewLink, base: string): Promise<Claimed
     const stored = await db.queryRow<StoredLink>`
       WITH link AS (
         INSERT INTO urls (code, original_url, creator, workspace_id, expires_at, password_hash, max_clicks, tags, ios_url, android_url)
-        VALUES (${code}, ${originalUrl}, ${actor.id}, ${link.workspaceId}::text::bigint, ${link.expiresAt}, ${link.passwordHash}, ${link.maxClicks},
+        VALUES (${code}, ${originalUrl}, ${actor.userId}, ${link.workspaceId}::text::bigint, ${link.expiresAt}, ${link.passwordHash}, ${link.maxClicks},
                 ${link.tags}::text[], ${link.iosUrl}, ${link.androidUrl})
         ON CONFLICT (code) DO NOTHING
         RETURNING code, original_url, created_at, expires_at

@@ -1,7 +1,7 @@
 // POST /workspaces and GET /workspaces: shared workspaces, and the ones the caller belongs to.
 import { api, APIError } from "encore.dev/api";
 import type { MaxLen, MinLen } from "encore.dev/validate";
-import { currentActor } from "./access";
+import { currentUser } from "./access";
 import { recordAudit } from "./audit-log";
 import { db } from "./db";
 import { personalWorkspaceId } from "./personal-workspace";
@@ -30,7 +30,7 @@ export interface ListWorkspacesResponse {
 }
 
 /** workspaceName trims a name and refuses one that is blank or has control characters. */
-function workspaceName(name: string): string {
+export function workspaceName(name: string): string {
   const trimmed = name.trim();
   if (trimmed.length === 0 || trimmed.length > 100) throw APIError.invalidArgument("name must be 1 to 100 characters");
   // eslint-disable-next-line no-control-regex
@@ -42,7 +42,7 @@ function workspaceName(name: string): string {
 export const createWorkspace = api(
   { expose: true, auth: true, method: "POST", path: "/workspaces" },
   async ({ name }: CreateWorkspaceRequest): Promise<Workspace> => {
-    const actor = currentActor();
+    const actor = currentUser();
     const clean = workspaceName(name);
     return inTransaction(async (tx) => {
       const row = await tx.queryRow<{ id: string }>`INSERT INTO workspaces (name) VALUES (${clean}) RETURNING id::text AS id`;
@@ -64,7 +64,7 @@ export const createWorkspace = api(
 export const listWorkspaces = api(
   { expose: true, auth: true, method: "GET", path: "/workspaces" },
   async (): Promise<ListWorkspacesResponse> => {
-    const actor = currentActor();
+    const actor = currentUser();
     await personalWorkspaceId(actor);
     const rows = await db.queryAll<{ id: string; name: string; role: Role; personal: boolean }>`
       SELECT w.id::text AS id, w.name, m.role, w.personal_of IS NOT DISTINCT FROM ${actor.id} AS personal
