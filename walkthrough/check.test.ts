@@ -57,7 +57,7 @@ describe("the walkthrough checker", () => {
     }
   });
 
-  it("normalizes tokens, times, dates, ids, codes and the port, and nothing else", () => {
+  it("normalizes tokens, API keys, times, dates, ids, codes and the port, and nothing else", () => {
     const options = { baseUrl: "http://127.0.0.1:5555", codes: new Map([["zz99zz", "abc123"]]), sharedDatabase: false };
     const real = '{"token":"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln","expiresAt":"2030-01-02T03:04:05.678Z"}';
     expect(normalizeOutput(real, options)).toBe('{"token":"<token>","expiresAt":"<time>"}');
@@ -65,6 +65,10 @@ describe("the walkthrough checker", () => {
       '{"shortUrl":"http://127.0.0.1:4000/abc123","id":"<id>","date":"<date>"}',
     );
     expect(normalizeOutput('{"clicks":3,"total":7}', options)).toBe('{"clicks":3,"total":7}');
+    const key = "sk_" + "Ab-_9".repeat(8) + "xyz";
+    expect(normalizeOutput(`{"key":"${key}","prefix":"${key.slice(0, 8)}","name":"sk_short"}`, options)).toBe(
+      '{"key":"<key>","prefix":"<prefix>","name":"sk_short"}',
+    );
     expect(normalizeOutput("date,dimension,value,clicks\n2030-01-02,country,ZZ,2", options)).toBe(
       "date,dimension,value,clicks\n<date>,country,ZZ,2",
     );

@@ -132,6 +132,8 @@ const COUNTERS = ["urlsCreated", "total", "linksCreated", "activeLinks", "totalC
 export function normalizeOutput(text: string, options: NormalizeOptions): string {
   let out = text.replaceAll(options.baseUrl, DOCS_BASE_URL);
   out = out.replace(/eyJ[\w-]*\.[\w-]+\.[\w-]+/g, "<token>");
+  // API keys are random; their listed prefix is the key's first 8 characters.
+  out = out.replace(/\bsk_[\w-]{43}\b/g, "<key>").replace(/"prefix":"sk_[\w-]{5}"/g, '"prefix":"<prefix>"');
   for (const [from, to] of options.codes) out = out.replace(new RegExp(`\\b${from}\\b`, "g"), to);
   out = out.replace(/\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z/g, "<time>");
   out = out.replace(/"\d{4}-\d{2}-\d{2}"/g, '"<date>"');
