@@ -19,10 +19,12 @@ export function isSiteAdmin(email: string): boolean {
   return adminEmails().has(email.toLowerCase());
 }
 
-/** requireSiteAdmin returns the calling admin's user id, or throws permission_denied for anyone else. */
+/** requireSiteAdmin returns the calling admin's user id, or throws permission_denied for anyone else and for any API key. */
 export function requireSiteAdmin(): string {
   const auth = getAuthData();
   if (auth === null) throw APIError.unauthenticated("sign in as a site admin");
+  // A site admin's API key carries its creator's email, but moderating is for the person, signed in.
+  if (auth.keyID !== undefined) throw APIError.permissionDenied("an API key cannot do this: sign in with a password");
   if (!isSiteAdmin(auth.email)) throw APIError.permissionDenied("only site admins may do this");
   return auth.userID;
 }

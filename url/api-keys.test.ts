@@ -162,6 +162,29 @@ describeLocal("API keys over HTTP", () => {
     await expectErrorResponse(await call("GET", "/urls", "sk_" + "A".repeat(43)), 401, refused);
   });
 
+  it("refuses a site admin's key on admin endpoints, and a banned creator's key with 401", async () => {
+    const admin = await person();
+    const creator = await person();
+    process.env.ADMIN_EMAILS = admin.email;
+    try {
+      const keyOf = async (who: Person) => {
+        const personal = (await ok("GET", "/workspaces", who.token)).workspaces[0].id;
+        return (await ok("POST", `/workspaces/${personal}/keys`, who.token, { name: "mine", scopes: ["links:read"] })).key as string;
+      };
+      const adminKey = await keyOf(admin);
+      await expectErrorResponse(await call("GET", "/admin/blocklist", adminKey), 403, {
+        code: "permission_denied",
+        message: "an API key cannot do this: sign in with a password",
+      });
+      const creatorKey = await keyOf(creator);
+      expect((await call("GET", "/urls", creatorKey)).status).toBe(200);
+      await ok("PATCH", `/admin/users/${creator.id}`, admin.token, { banned: true });
+      await expectErrorResponse(await call("GET", "/urls", creatorKey), 401, { code: "unauthenticated", message: "invalid API key" });
+    } finally {
+      delete process.env.ADMIN_EMAILS;
+    }
+  });
+
   it("keeps no key in recoverable form: neither the key nor its random body appears in the table", async () => {
     const { id, key } = await makeKey(["links:read"]);
     const body = key.slice(3);
