@@ -6,9 +6,6 @@ import { url } from "~encore/clients";
 import type { AuthData } from "./auth";
 import { findUser } from "./users";
 
-/** API_KEY_PREFIX starts every API key, so the handler tells keys from tokens without trying both. */
-export const API_KEY_PREFIX = "sk_";
-
 /** verifyApiKey answers the key's auth data, or unauthenticated for an unknown, revoked or expired key or a banned creator. */
 export async function verifyApiKey(key: string): Promise<AuthData> {
   const hash = createHash("sha256").update(key, "utf8").digest("hex");

@@ -6,7 +6,8 @@ import { APIError, ErrCode, Gateway, type Header } from "encore.dev/api";
 import { authHandler } from "encore.dev/auth";
 import log from "encore.dev/log";
 import { databaseUnavailable, isDatabaseFault } from "../lib/database-faults";
-import { API_KEY_PREFIX, verifyApiKey } from "./api-keys";
+import { API_KEY_PREFIX } from "../lib/api-key-format";
+import { verifyApiKey } from "./api-keys";
 import { verifyToken } from "./jwt";
 import { findUser } from "./users";
 

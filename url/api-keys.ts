@@ -2,6 +2,7 @@
 // them (never the key) and revokes one. Only the key's SHA-256 is stored (migration 013).
 import { createHash, randomBytes } from "node:crypto";
 import { api, APIError } from "encore.dev/api";
+import { API_KEY_PREFIX } from "../lib/api-key-format";
 import type { MaxLen, MinLen } from "encore.dev/validate";
 import { currentUser, workspaceAccess } from "./access";
 import { recordAudit } from "./audit-log";
@@ -51,11 +52,8 @@ export interface ApiKeyRef {
   keyId: string;
 }
 
-/** KEY_PREFIX starts every key; the auth handler routes on it (auth/api-keys.ts). */
-const KEY_PREFIX = "sk_";
-
 /** keyHash is what the table keeps of a key. */
-export function keyHash(key: string): Buffer {
+function keyHash(key: string): Buffer {
   return createHash("sha256").update(key, "utf8").digest();
 }
 
@@ -75,7 +73,7 @@ export const createApiKey = api(
     const clean = workspaceName(name);
     const granted = keyScopes(scopes);
     if (expiresAt !== undefined && !(expiresAt.getTime() > Date.now())) throw APIError.invalidArgument("expiresAt must be in the future");
-    const key = KEY_PREFIX + randomBytes(32).toString("base64url");
+    const key = API_KEY_PREFIX + randomBytes(32).toString("base64url");
     return inTransaction(async (tx) => {
       await workspaceAccess(actor, id, "keys.manage", tx);
       const row = await tx.queryRow<{ id: string; createdAt: Date; expiresAt: Date | null }>`
