@@ -4,6 +4,7 @@ import { useState } from "preact/hooks";
 import { call, download, postFile } from "./api";
 import { FormError } from "./field";
 import { useLoad } from "./use-load";
+import { inWorkspace, workspaceId } from "./workspace";
 
 /** Filter is what GET /urls is asked for besides the page. */
 export interface Filter {
@@ -15,7 +16,7 @@ export interface Filter {
 type ImportLine = { row: number; code: string; existing?: true } | { row: number; error: { code: string; message: string } };
 
 export function SearchBar({ filter, onFilter, refresh }: { filter: Filter; onFilter: (f: Filter) => void; refresh: unknown }) {
-  const tags = useLoad(() => call<{ tags: { name: string; links: number }[] }>("GET", "/tags"), String(refresh));
+  const tags = useLoad(() => call<{ tags: { name: string; links: number }[] }>("GET", inWorkspace("/tags")), `${refresh}-${workspaceId()}`);
   return (
     <form class="toolbar" role="search" onSubmit={(e) => e.preventDefault()}>
       <label for="link-search">Search</label>
@@ -47,7 +48,7 @@ export function ImportExport({ onImported }: { onImported: () => void }) {
 
   const save = (format: "csv" | "json") => {
     setError(null);
-    download(`/urls/export?format=${format}`).catch((err: Error) => setError(err.message));
+    download(inWorkspace(`/urls/export?format=${format}`)).catch((err: Error) => setError(err.message));
   };
 
   const importFile = async (file: File) => {
@@ -117,7 +118,7 @@ export function ImportExport({ onImported }: { onImported: () => void }) {
 
 /** importCsv sends the file and reads the answer's JSON lines. */
 async function importCsv(file: File): Promise<ImportLine[]> {
-  const text = await postFile("/urls/import", file, "text/csv");
+  const text = await postFile(inWorkspace("/urls/import"), file, "text/csv");
   return text
     .split("\n")
     .filter((l) => l.trim() !== "")

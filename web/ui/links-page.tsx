@@ -6,6 +6,7 @@ import { CopyButton } from "./copy-button";
 import { formatDate, formatDateTime } from "./dates";
 import { FormError } from "./field";
 import { ImportExport, SearchBar, type Filter } from "./link-tools";
+import { inWorkspace, useWorkspaces } from "./workspace";
 
 /** The query of GET /urls for a filter and a cursor. */
 function listPath(filter: Filter, after?: string): string {
@@ -14,7 +15,7 @@ function listPath(filter: Filter, after?: string): string {
   if (filter.tag !== "") query.set("tag", filter.tag);
   if (after) query.set("cursor", after);
   const text = query.toString();
-  return text === "" ? "/urls" : `/urls?${text}`;
+  return inWorkspace(text === "" ? "/urls" : `/urls?${text}`);
 }
 
 export function LinksPage() {
@@ -25,6 +26,7 @@ export function LinksPage() {
   const [deleting, setDeleting] = useState<Link | null>(null);
   const [filter, setFilter] = useState<Filter>({ q: "", tag: "" });
   const [imports, setImports] = useState(0);
+  const workspace = useWorkspaces().current;
 
   const loadPage = async (after?: string) => {
     setState("loading");
@@ -42,7 +44,7 @@ export function LinksPage() {
   useEffect(() => {
     const timer = setTimeout(() => void loadPage(), 250);
     return () => clearTimeout(timer);
-  }, [filter.q, filter.tag, imports]);
+  }, [filter.q, filter.tag, imports, workspace?.id]);
 
   const remove = async (link: Link) => {
     setDeleting(null);
@@ -57,7 +59,7 @@ export function LinksPage() {
   return (
     <section aria-labelledby="links-title">
       <h1 id="links-title" tabIndex={-1}>
-        My links
+        {workspace && !workspace.personal ? `Links of ${workspace.name}` : "My links"}
       </h1>
       <ImportExport onImported={() => setImports((n) => n + 1)} />
       <SearchBar filter={filter} onFilter={setFilter} refresh={imports} />
@@ -111,6 +113,10 @@ function LinkItem({ link, onDelete }: { link: Link; onDelete: () => void }) {
         <div>
           <dt>Created</dt>
           <dd>{formatDate(link.createdAt)}</dd>
+        </div>
+        <div>
+          <dt>By</dt>
+          <dd data-testid="creator">{link.creator.label ?? "(deleted account)"}</dd>
         </div>
         <div>
           <dt>Expiry</dt>

@@ -9,7 +9,9 @@ import { LinkPage } from "./link-page";
 import { LinksPage } from "./links-page";
 import { signOut, useSession } from "./session";
 import { ShortenPage } from "./shorten-page";
+import { TeamPage } from "./team-page";
 import { WebhooksPage } from "./webhooks-page";
+import { WorkspaceSwitcher } from "./workspace";
 import "./styles.css";
 
 function useHash(): string {
@@ -27,6 +29,7 @@ function route(hash: string, signedIn: boolean) {
   if (path === "/analytics") return <AnalyticsPage />;
   if (!signedIn) return <AuthPage />;
   if (path === "/links") return <LinksPage />;
+  if (path === "/team") return <TeamPage />;
   if (path === "/webhooks") return <WebhooksPage />;
   if (path === "/admin") return <AdminPage />;
   const one = /^\/links\/([^/]+)$/.exec(path);
@@ -75,6 +78,9 @@ function App() {
               <a href="#/links" aria-current={current("#/links")}>
                 My links
               </a>
+              <a href="#/team" aria-current={current("#/team")}>
+                Team
+              </a>
               <a href="#/webhooks" aria-current={current("#/webhooks")}>
                 Webhooks
               </a>
@@ -90,6 +96,7 @@ function App() {
           </a>
           {session && (
             <span class="who">
+              <WorkspaceSwitcher />
               <span class="email">{session.email}</span>
               <button type="button" class="secondary" onClick={() => signOut()}>
                 Log out

@@ -7,6 +7,7 @@ import { CopyButton } from "./copy-button";
 import { formatDateTime } from "./dates";
 import { Field, FormError } from "./field";
 import { UtmBuilder } from "./utm-builder";
+import { workspaceId } from "./workspace";
 import type { UtmValues } from "../../url/utm-merge";
 
 const FIELDS = ["url", "alias", "expiresAt", "password", "maxClicks", "tags", "iosUrl", "androidUrl", "utm"] as const;
@@ -49,7 +50,7 @@ export function ShortenPage() {
 
   const submit = async (e: SubmitEvent) => {
     e.preventDefault();
-    const body: Record<string, unknown> = { url, ...optionFields(options, utm) };
+    const body: Record<string, unknown> = { url, workspaceId: workspaceId(), ...optionFields(options, utm) };
     // Encore's own check of a tag's shape answers in regexp terms; say it in words before sending.
     const badTag = ((body.tags as string[] | undefined) ?? []).find((t) => !/^[A-Za-z0-9_-]{1,32}$/.test(t));
     if (badTag !== undefined) return setErrors({ tags: `"${badTag}" is not a tag: use 1 to 32 letters, digits, - or _` });
