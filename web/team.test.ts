@@ -84,7 +84,7 @@ describeLocal("workspaces, API keys and the audit log in the web app (Chromium)"
       .filter({ has: page.getByTestId("new-key") })
       .getByRole("button", { name: "Copy" })
       .click();
-    const key = await page.evaluate(() => navigator.clipboard.readText());
+    const key = (await page.evaluate("navigator.clipboard.readText()")) as string;
     expect(key).toBe(shown);
     const row = page.locator("table.keys tbody tr", { hasText: "Deploy script" });
     expect(await row.locator("td").allTextContents()).toEqual(
