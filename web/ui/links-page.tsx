@@ -30,6 +30,7 @@ export function LinksPage() {
 
   const loadPage = async (after?: string) => {
     setState("loading");
+    setError(null);
     try {
       const page = await call<LinkPage>("GET", listPath(filter, after));
       setLinks((prev) => (after ? [...prev, ...page.urls] : page.urls));

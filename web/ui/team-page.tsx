@@ -10,7 +10,7 @@ import { KeysSection } from "./keys-section";
 import { useSession } from "./session";
 import { useLoad } from "./use-load";
 import { chooseWorkspace, reloadWorkspaces, useWorkspaces, type Workspace } from "./workspace";
-import { ROLES, type Role } from "../../url/roles";
+import { allows, atLeast, ROLES, type Role } from "../../url/roles";
 
 /** A member as GET /workspaces/:id/members lists it (url/members.ts). */
 interface Member {
@@ -21,7 +21,9 @@ interface Member {
 }
 
 const message = (err: unknown) => (err instanceof ApiError ? err.message : String(err));
-const canManage = (role: Role) => role === "owner" || role === "admin";
+/** Whether `role` may remove a member with `theirs`: an owner anyone, an admin members and viewers (url/members.ts). */
+const mayRemove = (role: Role, theirs: Role) =>
+  allows(role, "members.role") || (allows(role, "members.remove") && !atLeast(theirs, "admin"));
 
 function NewWorkspace() {
   const [name, setName] = useState("");
@@ -170,7 +172,7 @@ function Members({ workspace }: { workspace: Workspace }) {
                     {me && <span class="muted"> (you)</span>}
                   </td>
                   <td data-label="Role">
-                    {workspace.role === "owner" ? (
+                    {allows(workspace.role, "members.role") ? (
                       <select aria-label={`Role of ${label}`} value={m.role} onChange={(e) => change(m, e.currentTarget.value as Role)}>
                         {ROLES.map((r) => (
                           <option key={r}>{r}</option>
@@ -182,7 +184,7 @@ function Members({ workspace }: { workspace: Workspace }) {
                   </td>
                   <td data-label="Joined">{formatDate(m.joinedAt)}</td>
                   <td>
-                    {(me || canManage(workspace.role)) && (
+                    {(me || mayRemove(workspace.role, m.role)) && (
                       <button type="button" class="danger" onClick={() => change(m, null)}>
                         {me ? "Leave" : "Remove"}
                       </button>
@@ -215,9 +217,9 @@ export function TeamPage() {
         <>
           {current.personal && <p class="muted">This is your personal workspace: create a shared one to invite others.</p>}
           <Members workspace={current} />
-          {canManage(current.role) && !current.personal && <Invite workspace={current} />}
-          {canManage(current.role) && <KeysSection key={`keys-${current.id}`} workspace={current} />}
-          {canManage(current.role) && <AuditSection key={`audit-${current.id}`} workspace={current} />}
+          {allows(current.role, "members.invite") && !current.personal && <Invite workspace={current} />}
+          {allows(current.role, "keys.manage") && <KeysSection key={`keys-${current.id}`} workspace={current} />}
+          {allows(current.role, "audit.read") && <AuditSection key={`audit-${current.id}`} workspace={current} />}
         </>
       )}
     </section>
