@@ -149,6 +149,7 @@ describeLocal("workspaces, API keys and the audit log in the web app (Chromium)"
     await screenshot(grace, "team-viewer-390");
 
     await page.reload();
+    await page.getByRole("heading", { name: "Team: Docs team" }).waitFor(); // the choice outlives a reload
     const graceRow = page.locator("table.members tbody tr", { hasText: "grace-" });
     await graceRow.getByLabel(/^Role of/).selectOption("member");
     await page.getByRole("button", { name: "Refresh" }).click();
