@@ -87,9 +87,10 @@ describeLocal("workspaces, API keys and the audit log in the web app (Chromium)"
     const key = (await page.evaluate("navigator.clipboard.readText()")) as string;
     expect(key).toBe(shown);
     const row = page.locator("table.keys tbody tr", { hasText: "Deploy script" });
-    expect(await row.locator("td").allTextContents()).toEqual(
-      expect.arrayContaining([`${key.slice(0, 8)}…`, "links:write", "Never", "Never expires"]),
-    );
+    // The list reloads after the key is made: poll until its row is there.
+    await expect
+      .poll(() => row.locator("td").allTextContents())
+      .toEqual(expect.arrayContaining([`${key.slice(0, 8)}…`, "links:write", "Never", "Never expires"]));
 
     const made = await curlShorten(server.baseUrl, key, "https://example.com/from-a-script");
     expect(made.status).toBe(200);
@@ -141,10 +142,10 @@ describeLocal("workspaces, API keys and the audit log in the web app (Chromium)"
     await grace.getByRole("button", { name: "Accept invitation" }).click();
     await grace.getByText("You joined Docs team as viewer.").waitFor();
     await grace.getByRole("heading", { name: "Team: Docs team" }).waitFor();
-    expect(await grace.locator("table.members tbody tr").allTextContents()).toEqual([
-      expect.stringContaining(ada),
-      expect.stringContaining("viewer"),
-    ]);
+    // The members load after the heading shows: poll until both rows are there.
+    await expect
+      .poll(() => grace.locator("table.members tbody tr").allTextContents())
+      .toEqual([expect.stringContaining(ada), expect.stringContaining("viewer")]);
     expect(await grace.getByRole("heading", { name: "API keys" }).count()).toBe(0);
     await screenshot(grace, "team-viewer-390");
 
