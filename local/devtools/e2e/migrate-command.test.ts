@@ -12,7 +12,7 @@ import { runCli } from "./spawn-app";
 const serverUrl = process.env.DATABASE_URL;
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const prefix = `migcmd_${crypto.randomBytes(4).toString("hex")}`;
-const names = { url: `${prefix}_url`, auth: `${prefix}_auth`, analytics: `${prefix}_analytics` };
+const names = { url: `${prefix}_url`, auth: `${prefix}_auth`, analytics: `${prefix}_analytics`, webhooks: `${prefix}_webhooks` };
 
 /** The version numbers of a service's migration files, in order, as the runner applies them. */
 function migrationVersions(service: string): number[] {
