@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { describeLocal, drainTopic, loadAppModel, useTestServer } from "../local/testing";
 import { holdCleanupTurnForThisFile } from "../url/__tests__/helpers";
-import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples } from "./check";
+import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples, type Mismatch } from "./check";
 
 // The self-hosting guide's cron-trigger example needs the server to know the token; secrets are read
 // when the endpoint module loads, so this runs before any import.
@@ -81,14 +81,33 @@ describe("the walkthrough checker", () => {
   it("maps each documented code to the one really issued, first seen first", () => {
     const checker = new OutputChecker("http://127.0.0.1:5555", false);
     const example = (output: string) => ({ title: "t", command: "", output });
-    expect(checker.check(example('{"code":"abc123"}'), '{"code":"zz99zz"}')).toBeNull();
-    expect(checker.check(example('{"shortUrl":"http://127.0.0.1:4000/abc123"}'), '{"shortUrl":"http://127.0.0.1:5555/zz99zz"}')).toBeNull();
-    expect(checker.check(example('{"code":"abc123","clicks":1}'), '{"code":"zz99zz","clicks":2}')).toEqual({
+    expect(checker.check(example('{"code":"abc123"}'), '{"code":"zz99zz"}\n')).toBeNull();
+    expect(
+      checker.check(example('{"shortUrl":"http://127.0.0.1:4000/abc123"}'), '{"shortUrl":"http://127.0.0.1:5555/zz99zz"}\n'),
+    ).toBeNull();
+    expect(checker.check(example('{"code":"abc123","clicks":1}'), '{"code":"zz99zz","clicks":2}\n')).toEqual({
       title: "t",
       expected: '{"code":"abc123","clicks":1}',
       actual: '{"code":"abc123","clicks":2}',
     });
-    expect(checker.check({ title: "quiet", command: "", output: null }, "noise")).toMatchObject({ expected: "", actual: "noise" });
+    expect(checker.check({ title: "quiet", command: "", output: null }, "noise\n")).toMatchObject({ expected: "", actual: "noise" });
+  });
+
+  it("fails an output that does not end with a newline, which would leave the reader's prompt on its line", async () => {
+    const shell = new ShellSession({ baseUrl: "http://127.0.0.1:1", env: { PATH: process.env.PATH }, cwd: root });
+    const example = { title: "t", command: "printf '{}'", output: "{}\n" };
+    try {
+      const printed = await shell.run(example);
+      expect(printed).toBe("{}");
+      expect(new OutputChecker("http://127.0.0.1:5555", false).check(example, printed)).toEqual({
+        title: "t",
+        expected: "output ending with a newline",
+        actual: '"{}" (no trailing newline)',
+      });
+      expect(await shell.run({ ...example, command: "echo '{}'" })).toBe("{}\n");
+    } finally {
+      await shell.close();
+    }
   });
 
   it("reads the requests a command sends and the route each hits", () => {
@@ -145,14 +164,18 @@ describeLocal("the documented commands, pasted in order", () => {
       cwd: scratch,
     });
     const checker = new OutputChecker(server.baseUrl, sharedDatabase);
+    const mismatches: Mismatch[] = [];
     try {
       for (const example of examples) {
         // Analytics reads what the url-shortened events delivered: a reader typing the command sees them handled.
         if (example.command.includes("/analytics/")) await drainTopic("url-shortened");
-        expect(checker.check(example, await shell.run(example))).toBeNull();
+        const mismatch = checker.check(example, await shell.run(example));
+        if (mismatch !== null) mismatches.push(mismatch);
       }
     } finally {
       await shell.close();
     }
+    // Every mismatch at once, as .ci/walkthrough lists them.
+    expect(mismatches).toEqual([]);
   });
 });

@@ -91,10 +91,11 @@ export class ShellSession {
   /** run pastes one example and returns what it printed; throws, naming it, if a command failed. */
   async run(example: ShellExample): Promise<string> {
     const command = example.command.replaceAll(DOCS_BASE_URL, this.options.baseUrl);
-    this.bash.stdin.write(`${command}\nprintf '\\n%s\\n' '${MARKER}'\n`);
+    // The marker follows the output straight on, so an output without its trailing newline stays visible.
+    this.bash.stdin.write(`${command}\nprintf '%s\\n' '${MARKER}'\n`);
     const done = new Promise<void>((resolve) => {
       const check = () => {
-        if (!this.stdout.includes(`\n${MARKER}\n`)) return;
+        if (!this.stdout.includes(`${MARKER}\n`)) return;
         this.bash.stdout.off("data", check);
         resolve();
       };
@@ -103,9 +104,9 @@ export class ShellSession {
     });
     const code = await Promise.race([done.then(() => "done" as const), this.exited]);
     if (code !== "done") throw new Error(`${example.title} failed: ${this.stderr.trim() || `bash exited with ${code}`}`);
-    const at = this.stdout.indexOf(`\n${MARKER}\n`);
+    const at = this.stdout.indexOf(`${MARKER}\n`);
     const printed = this.stdout.slice(0, at);
-    this.stdout = this.stdout.slice(at + MARKER.length + 2);
+    this.stdout = this.stdout.slice(at + MARKER.length + 1);
     return printed;
   }
 
@@ -169,9 +170,19 @@ export class OutputChecker {
     private readonly sharedDatabase: boolean,
   ) {}
 
-  /** check returns null when `printed` matches the example's output block (or is empty without one). */
+  /**
+   * check returns null when `printed` matches the example's output block (or is empty without one) and
+   * ends with a newline, so the reader's next prompt starts on a line of its own.
+   */
   check(example: ShellExample, printed: string): Mismatch | null {
     const documented = example.output ?? "";
+    if (printed !== "" && !printed.endsWith("\n")) {
+      return {
+        title: example.title,
+        expected: "output ending with a newline",
+        actual: `${JSON.stringify(printed.slice(-40))} (no trailing newline)`,
+      };
+    }
     const actual = normalizeOutput(printed, {
       baseUrl: this.baseUrl,
       codes: this.learn(documented, printed),
