@@ -151,7 +151,8 @@ describeLocal("web app in Chromium", () => {
     const { context, page } = await openApp();
     const email = await signUp(page);
     await page.reload();
-    await page.getByRole("button", { name: "Log out", exact: true }).waitFor();
+    // The header's account button shows the email and opens the menu with Log out.
+    await page.getByRole("button", { name: email, exact: true }).click();
     expect(await page.getByText(email).count()).toBe(1);
 
     await page.getByRole("button", { name: "Log out", exact: true }).click();
@@ -212,8 +213,9 @@ describeLocal("web app in Chromium", () => {
     await context.close();
   });
 
-  it("charts links created per day on the analytics page", async () => {
+  it("charts the account's links created per day on the analytics page", async () => {
     const { context, page } = await openApp();
+    await signUp(page);
     await page.getByRole("link", { name: "Analytics", exact: true }).click();
     await page.getByRole("heading", { name: "Analytics" }).waitFor();
     const chart = page.getByRole("img", { name: /^Links created per day, chart of 30 days/ });

@@ -6,8 +6,10 @@ import { formatDateTime } from "./dates";
 import { Field, FormError } from "./field";
 import { useLoad } from "./use-load";
 import type { BlockedHost, Report } from "../../url/abuse/admin-types";
+import { usePageTitle } from "./page-title";
 
 export function AdminPage() {
+  usePageTitle("Admin");
   const [reload, setReload] = useState(0);
   const reports = useLoad(() => call<{ reports: Json<Report>[] }>("GET", "/admin/reports?status=open"), `r${reload}`);
   const blocked = useLoad(() => call<{ hosts: Json<BlockedHost>[] }>("GET", "/admin/blocklist"), `b${reload}`);

@@ -3,10 +3,12 @@ import { useState } from "preact/hooks";
 import { call, fieldErrors, type AuthToken, type FieldErrors } from "./api";
 import { Field, FormError } from "./field";
 import { sessionEndReason, signIn } from "./session";
+import { usePageTitle } from "./page-title";
 
 type AuthField = "email" | "password";
 
 export function AuthPage() {
+  usePageTitle("Log in or sign up");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
   const [errors, setErrors] = useState<FieldErrors<AuthField>>({});

@@ -1,6 +1,6 @@
-// A per-day chart (uPlot) in the page's colours: bars for one series, optionally a line for another,
+// A per-day chart (uPlot) in the page's colours (the theme's, read again when it changes): bars for one series, optionally a line for another,
 // with the same figures as a table for those who cannot see it.
-import { useEffect, useRef } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
 import { formatDay } from "./dates";
@@ -16,8 +16,21 @@ const DAY_S = 24 * 60 * 60;
 /** Spaces between the day axis's ticks: whole days, weeks, about months. */
 const DAY_STEPS = [1, 2, 7, 14, 28, 56, 91, 182].map((days) => days * DAY_S);
 
+/** The colour scheme the page is drawn in; it changes when the system's does, and the charts redraw in its colours. */
+function useColorScheme(): "light" | "dark" {
+  const query = matchMedia("(prefers-color-scheme: dark)");
+  const [dark, setDark] = useState(query.matches);
+  useEffect(() => {
+    const on = (e: MediaQueryListEvent) => setDark(e.matches);
+    query.addEventListener("change", on);
+    return () => query.removeEventListener("change", on);
+  }, []);
+  return dark ? "dark" : "light";
+}
+
 export function DailyChart({ title, dates, bars, line }: { title: string; dates: string[]; bars: Series; line?: Series }) {
   const box = useRef<HTMLDivElement>(null);
+  const scheme = useColorScheme();
   useEffect(() => {
     const el = box.current!;
     const css = getComputedStyle(document.documentElement);
@@ -28,7 +41,7 @@ export function DailyChart({ title, dates, bars, line }: { title: string; dates:
     const axis = { stroke: ink, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } };
     const series: uPlot.Series[] = [
       {},
-      { label: bars.label, stroke: accent, fill: accent, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 24] }) },
+      { label: bars.label, stroke: accent, width: 0, fill: accent, points: { show: false }, paths: uPlot.paths.bars!({ size: [0.7, 24] }) },
     ];
     if (line) series.push({ label: line.label, stroke: second, width: 2, points: { show: dates.length <= 31, fill: second } });
     const plot = new uPlot(
@@ -58,7 +71,7 @@ export function DailyChart({ title, dates, bars, line }: { title: string; dates:
       resize.disconnect();
       plot.destroy();
     };
-  }, [dates, bars, line]);
+  }, [dates, bars, line, scheme]);
   const total = (s: Series) => s.values.reduce((n, v) => n + v, 0);
   const summary = [bars, ...(line ? [line] : [])].map((s) => `${s.label.toLowerCase()}: ${total(s)}`).join(", ");
   return (

@@ -7,8 +7,10 @@ import { DateRangePicker, lastDays, rangeQuery } from "./date-range";
 import { FormError } from "./field";
 import { LinkSettings } from "./link-settings";
 import { useLoad } from "./use-load";
+import { usePageTitle } from "./page-title";
 
 export function LinkPage({ code }: { code: string }) {
+  usePageTitle(code);
   const path = encodeURIComponent(code);
   const [range, setRange] = useState(() => lastDays(30));
   const [downloadError, setDownloadError] = useState<string | null>(null);

@@ -7,6 +7,7 @@ import { formatDate, formatDateTime } from "./dates";
 import { FormError } from "./field";
 import { ImportExport, SearchBar, type Filter } from "./link-tools";
 import { inWorkspace, useWorkspaces } from "./workspace";
+import { usePageTitle } from "./page-title";
 
 /** The query of GET /urls for a filter and a cursor. */
 function listPath(filter: Filter, after?: string): string {
@@ -19,6 +20,7 @@ function listPath(filter: Filter, after?: string): string {
 }
 
 export function LinksPage() {
+  usePageTitle("My links");
   const [links, setLinks] = useState<Link[]>([]);
   const [cursor, setCursor] = useState<string | undefined>(undefined);
   const [state, setState] = useState<"loading" | "ready" | "error">("loading");

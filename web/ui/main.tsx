@@ -2,13 +2,14 @@
 import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { AdminPage } from "./admin-page";
-import { call } from "./api";
+import { AccountMenu } from "./account-menu";
 import { AnalyticsPage } from "./analytics-page";
 import { AuthPage } from "./auth-page";
 import { LinkPage } from "./link-page";
 import { LinksPage } from "./links-page";
-import { signOut, useSession } from "./session";
+import { useSession } from "./session";
 import { ShortenPage } from "./shorten-page";
+import { useSiteAdmin } from "./site-admin";
 import { TeamPage } from "./team-page";
 import { WebhooksPage } from "./webhooks-page";
 import { WorkspaceSwitcher } from "./workspace";
@@ -37,24 +38,10 @@ function route(hash: string, signedIn: boolean) {
   return <ShortenPage />;
 }
 
-/** Whether the signed-in account is a site admin: the admin API answers it, and 403 everyone else. */
-function useSiteAdmin(token: string | undefined): boolean {
-  const [admin, setAdmin] = useState(false);
-  useEffect(() => {
-    setAdmin(false);
-    if (token)
-      call("GET", "/admin/blocklist").then(
-        () => setAdmin(true),
-        () => setAdmin(false),
-      );
-  }, [token]);
-  return admin;
-}
-
 function App() {
   const session = useSession();
   const hash = useHash();
-  const admin = useSiteAdmin(session?.token);
+  const admin = useSiteAdmin();
   // Keyboard and screen-reader users land on the new page's heading.
   useEffect(() => {
     document.querySelector<HTMLElement>("main h1")?.focus();
@@ -66,44 +53,41 @@ function App() {
         Skip to content
       </a>
       <header>
-        <nav aria-label="Main">
+        <div class="bar">
           <a class="brand" href="#/">
             Shortener
           </a>
           {session && (
             <>
-              <a href="#/" aria-current={current("#/")}>
-                Shorten
-              </a>
-              <a href="#/links" aria-current={current("#/links")}>
-                My links
-              </a>
-              <a href="#/team" aria-current={current("#/team")}>
-                Team
-              </a>
-              <a href="#/webhooks" aria-current={current("#/webhooks")}>
-                Webhooks
-              </a>
-              {admin && (
-                <a href="#/admin" aria-current={current("#/admin")}>
-                  Admin
+              <nav aria-label="Main">
+                <a href="#/" aria-current={current("#/")}>
+                  Shorten
                 </a>
-              )}
+                <a href="#/links" aria-current={current("#/links")}>
+                  My links
+                </a>
+                <a href="#/analytics" aria-current={current("#/analytics")}>
+                  Analytics
+                </a>
+                <a href="#/team" aria-current={current("#/team")}>
+                  Team
+                </a>
+                <a href="#/webhooks" aria-current={current("#/webhooks")}>
+                  Webhooks
+                </a>
+                {admin && (
+                  <a href="#/admin" aria-current={current("#/admin")}>
+                    Admin
+                  </a>
+                )}
+              </nav>
+              <div class="who">
+                <WorkspaceSwitcher />
+                <AccountMenu session={session} />
+              </div>
             </>
           )}
-          <a href="#/analytics" aria-current={current("#/analytics")}>
-            Analytics
-          </a>
-          {session && (
-            <span class="who">
-              <WorkspaceSwitcher />
-              <span class="email">{session.email}</span>
-              <button type="button" class="secondary" onClick={() => signOut()}>
-                Log out
-              </button>
-            </span>
-          )}
-        </nav>
+        </div>
       </header>
       <main id="main">{route(hash, session !== null)}</main>
     </>

@@ -9,6 +9,7 @@ import { Field, FormError } from "./field";
 import { UtmBuilder } from "./utm-builder";
 import { workspaceId } from "./workspace";
 import type { UtmValues } from "../../url/utm-merge";
+import { usePageTitle } from "./page-title";
 
 const FIELDS = ["url", "alias", "expiresAt", "password", "maxClicks", "tags", "iosUrl", "androidUrl", "utm"] as const;
 type ShortenField = (typeof FIELDS)[number];
@@ -38,6 +39,7 @@ function optionFields(options: Options, utm: UtmValues): Record<string, unknown>
 }
 
 export function ShortenPage() {
+  usePageTitle("Shorten a link");
   const [url, setUrl] = useState("");
   const [alias, setAlias] = useState("");
   const [expires, setExpires] = useState("");

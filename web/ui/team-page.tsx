@@ -11,6 +11,7 @@ import { useSession } from "./session";
 import { useLoad } from "./use-load";
 import { chooseWorkspace, reloadWorkspaces, useWorkspaces, type Workspace } from "./workspace";
 import { allows, atLeast, ROLES, type Role } from "../../url/roles";
+import { usePageTitle } from "./page-title";
 
 /** A member as GET /workspaces/:id/members lists it (url/members.ts). */
 interface Member {
@@ -201,6 +202,7 @@ function Members({ workspace }: { workspace: Workspace }) {
 }
 
 export function TeamPage() {
+  usePageTitle("Team");
   const { list, current } = useWorkspaces();
   return (
     <section aria-labelledby="team-title">

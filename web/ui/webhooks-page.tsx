@@ -13,6 +13,7 @@ import type {
   Webhook as StoredWebhook,
   WebhookEvent,
 } from "../../webhooks/webhook-types";
+import { usePageTitle } from "./page-title";
 
 type Webhook = Json<StoredWebhook>;
 type CreatedWebhook = Json<StoredCreated>;
@@ -80,6 +81,7 @@ function Deliveries({ hook }: { hook: Webhook }) {
 }
 
 export function WebhooksPage() {
+  usePageTitle("Webhooks");
   const [reload, setReload] = useState(0);
   const loaded = useLoad(() => call<{ webhooks: Webhook[] }>("GET", "/webhooks"), String(reload));
   const [url, setUrl] = useState("");
