@@ -120,7 +120,7 @@ describe("dashboard API", () => {
     const { body } = await get("/api/catalog");
     expect(body.services.map((s: any) => s.name).sort()).toEqual(["analytics", "auth", "url", "web", "webhooks"]);
     const all = body.services.flatMap((s: any) => s.endpoints);
-    expect(all).toHaveLength(55);
+    expect(all).toHaveLength(56);
     const shorten = all.find((e: any) => e.id === "url.shorten");
     expect(shorten).toMatchObject({
       methods: ["POST"],
