@@ -1,9 +1,10 @@
-// The pages a browser gets for links it cannot follow, in Chromium: the password page (wrong, then
-// right password lands on the target; its HTML never holds the target), and the not-found, expired and
-// click-limit pages with their statuses. Screenshots go to web/test-output/.
+// The pages a browser gets for links it cannot follow, in Chromium: every state (unknown, deleted,
+// expired, password, disabled, limit reached, flagged) with its status at 1280 and 390 px beside the
+// JSON an API client still gets; the password page (wrong, then right password lands on the target;
+// its HTML never holds the target). Screenshots go to web/test-output/.
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal } from "../local/testing";
+import { describeLocal, expectErrorResponse } from "../local/testing";
 import { launchChromium, openPage, screenshot, startTargetSite, type TargetSite } from "../web/__tests__/browser";
 import { db } from "./db";
 import { serveApiForThisFile } from "./__tests__/helpers";
@@ -70,23 +71,99 @@ describeLocal("visitor pages in Chromium", () => {
     }
   });
 
-  it("shows unknown, expired and exhausted links as pages with their 404", async () => {
-    const expired = await shorten({ url: `${target.origin}/expired` });
+  it("shows every state as a page with its status at 1280 and 390 px, and answers API clients with the unchanged JSON", async () => {
+    const made = async (path: string, extra: Record<string, unknown> = {}) => shorten({ url: `${target.origin}/${path}`, ...extra });
+    const deleted = await made("deleted-target");
+    expect((await api.call("DELETE", `/urls/${deleted}`, api.tokens[0])).ok).toBe(true);
+    const expired = await made("expired-target");
     await db.exec`UPDATE urls SET expires_at = now() - interval '1 second' WHERE code = ${expired}`;
-    const exhausted = await shorten({ url: `${target.origin}/exhausted`, maxClicks: 1 });
+    const locked = await made("locked-target", { password: "correct horse" });
+    const disabled = await made("disabled-target");
+    await db.exec`UPDATE urls SET disabled_at = now(), disabled_reason = 'phishing' WHERE code = ${disabled}`;
+    const exhausted = await made("exhausted-target", { maxClicks: 1 });
     expect((await api.call("GET", `/${exhausted}`)).status).toBe(200);
-    for (const [code, heading, name] of [
-      ["zzzzzz", "Link not found", "visitor-not-found"],
-      [expired, "This link has expired", "visitor-expired"],
-      [exhausted, "This link is no longer available", "visitor-limit-reached"],
-    ]) {
-      const page = await openPage(browser);
-      const resp = await page.goto(`${api.baseUrl}/${code}`);
-      expect(resp!.status()).toBe(404);
-      await page.getByRole("heading", { name: heading }).waitFor();
-      expect(await page.content()).not.toContain(target.origin);
-      await screenshot(page, name);
-      await page.context().close();
+    const flagged = await made("flagged-target");
+    await db.exec`UPDATE urls SET flagged = true WHERE code = ${flagged}`;
+    const warning = `You are leaving for ${new URL(target.origin).hostname}`;
+    // What a browser sees (status, heading) and what a JSON client gets for the same code.
+    const states: { name: string; code: string; status: number; heading: string; json: { status: number; body: unknown } }[] = [
+      {
+        name: "unknown",
+        code: "zzzzzz",
+        status: 404,
+        heading: "Link not found",
+        json: { status: 404, body: { code: "not_found", message: "URL not found" } },
+      },
+      {
+        name: "deleted",
+        code: deleted,
+        status: 404,
+        heading: "Link not found",
+        json: { status: 404, body: { code: "not_found", message: "URL not found" } },
+      },
+      {
+        name: "expired",
+        code: expired,
+        status: 404,
+        heading: "This link has expired",
+        json: { status: 404, body: { code: "not_found", message: "URL has expired" } },
+      },
+      {
+        name: "password",
+        code: locked,
+        status: 403,
+        heading: "This link is protected by a password",
+        json: { status: 403, body: { code: "permission_denied", message: "password required" } },
+      },
+      {
+        name: "disabled",
+        code: disabled,
+        status: 403,
+        heading: "This link has been disabled",
+        json: { status: 403, body: { code: "permission_denied", message: "this link has been disabled" } },
+      },
+      {
+        name: "limit-reached",
+        code: exhausted,
+        status: 404,
+        heading: "This link is no longer available",
+        json: { status: 404, body: { code: "not_found", message: "URL has reached its click limit" } },
+      },
+      {
+        name: "flagged",
+        code: flagged,
+        status: 200,
+        heading: warning,
+        json: { status: 200, body: { url: `${target.origin}/flagged-target` } },
+      },
+    ];
+    for (const state of states) {
+      for (const width of [1280, 390]) {
+        const page = await openPage(browser, { width });
+        const resp = await page.goto(`${api.baseUrl}/${state.code}`);
+        expect({ state: state.name, status: resp!.status() }).toEqual({ state: state.name, status: state.status });
+        expect(resp!.headers()["content-type"]).toBe("text/html; charset=utf-8");
+        await page.getByRole("heading", { name: state.heading, level: 1 }).waitFor();
+        // Only the warning names where the link goes (its host, to judge it by); no other page holds the target.
+        if (state.name !== "flagged") expect(await resp!.text()).not.toContain(new URL(target.origin).host);
+        expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);
+        await screenshot(page, `visitor-${state.name}-${width}`);
+        await page.context().close();
+      }
+      const json = await api.call("GET", `/${state.code}`);
+      expect(json.headers.get("content-type")).toMatch(/^application\/json/);
+      if (state.json.status === 200) expect({ status: json.status, body: await json.json() }).toEqual(state.json);
+      else await expectErrorResponse(json, state.json.status, state.json.body as { code: "not_found"; message: string });
     }
+    // None of the pages counted a click, nor did the JSON answers of the links that lead nowhere.
+    const clicks = await db.queryAll<{ code: string; clicks: number }>`
+      SELECT code, clicks FROM urls WHERE code = ANY(${[expired, locked, disabled, exhausted, flagged]}::text[]) ORDER BY code`;
+    expect(Object.fromEntries(clicks.map((r) => [r.code, r.clicks]))).toEqual({
+      [expired]: 0,
+      [locked]: 0,
+      [disabled]: 0,
+      [exhausted]: 1,
+      [flagged]: 1,
+    });
   });
 });
