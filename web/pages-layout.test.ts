@@ -109,13 +109,13 @@ describeLocal("every page of the web app in Chromium", () => {
 
   /** Every page a signed-in person reaches, with the title it must have and its heading. */
   const PAGES = () => [
-    { name: "shorten", hash: "#/", title: "Shorten a link · Shortener", heading: "Shorten a link" },
-    { name: "links", hash: "#/links", title: "My links · Shortener", heading: "My links" },
-    { name: "details", hash: `#/links/${code}`, title: `${code} · Shortener`, heading: /\// },
-    { name: "analytics", hash: "#/analytics", title: "Analytics · Shortener", heading: "Analytics" },
-    { name: "team", hash: "#/team", title: "Team · Shortener", heading: "Team" },
-    { name: "webhooks", hash: "#/webhooks", title: "Webhooks · Shortener", heading: "Webhooks" },
-    { name: "admin", hash: "#/admin", title: "Admin · Shortener", heading: "Admin" },
+    { name: "shorten", hash: "#/", title: "Shorten a link · Shortener", heading: "Shorten a link", ready: "Long URL" },
+    { name: "links", hash: "#/links", title: "My links · Shortener", heading: "My links", ready: "https://acme.example/careers" },
+    { name: "details", hash: `#/links/${code}`, title: `${code} · Shortener`, heading: /\//, ready: "Countries" },
+    { name: "analytics", hash: "#/analytics", title: "Analytics · Shortener", heading: "Analytics", ready: "Top links" },
+    { name: "team", hash: "#/team", title: "Team · Shortener", heading: "Team", ready: "Audit log" },
+    { name: "webhooks", hash: "#/webhooks", title: "Webhooks · Shortener", heading: "Webhooks", ready: "Events" },
+    { name: "admin", hash: "#/admin", title: "Admin · Shortener", heading: "Admin", ready: "Blocklist" },
   ];
 
   for (const width of [1280, 390]) {
@@ -127,6 +127,7 @@ describeLocal("every page of the web app in Chromium", () => {
         await page.getByRole("heading", { name: p.heading, level: 1 }).first().waitFor();
         await expect.poll(() => page.title()).toBe(p.title);
         // Let the page's data arrive before judging its width and taking its picture.
+        await page.getByText(p.ready, { exact: true }).first().waitFor();
         await page.waitForLoadState("networkidle");
         await screenshot(page, `page-${p.name}-${width}`);
         expect(await fits(page), `${p.name} fits ${width} px: ${await overflowing(page)}`).toBe(true);
