@@ -2,10 +2,12 @@
 // `localRuntime`, `describeLocal` and the APIError assertions, which let the same test files run under
 // `encore test`, where the HTTP-level tests are skipped with the reason in their title.
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFinished } from "vitest";
 import { APIError, type ErrCode } from "encore.dev/api";
 import { includeInternalMessage } from "./runtime/wire/errors";
+import { openCapture, type CapturedLogs, type ExpectedLog } from "./devtools/log-capture";
 
+export type { CapturedLogs, ExpectedLog, LogLine } from "./devtools/log-capture";
 export { databaseDir, databaseUrl, freshAppState, loadAppModel, removeAppState, startApp, type SpawnedApp } from "./index";
 
 /** False under `encore test` (Encore's native runtime is loaded through ENCORE_RUNTIME_LIB). */
@@ -34,6 +36,30 @@ export interface TestServer {
  * transactions then run one after another, so race tests prove something only on the server.
  */
 export const singleConnectionDatabase = localRuntime && !process.env.DATABASE_URL;
+
+/** The reason printed beside a test of the PostgreSQL server itself, skipped without one. */
+export const NEEDS_DATABASE_URL = "needs a PostgreSQL server: set DATABASE_URL";
+
+/**
+ * skipUnless skips each test of the enclosing describe block (or file) unless `condition` holds, with
+ * `reason` printed beside the test's name: vitest prints the reason of a skip at run time, never one
+ * for `it.skipIf`. The block's beforeAll and afterAll still run, so they check the condition too.
+ */
+export function skipUnless(condition: unknown, reason: string): void {
+  beforeEach(({ skip }) => skip(!condition, reason));
+}
+
+/** itOnServer is `it` for a race between concurrent transactions, skipped on PGlite with the reason printed. */
+export function itOnServer(name: string, fn: () => Promise<void>, timeout?: number): void {
+  it(
+    name,
+    async ({ skip }) => {
+      skip(singleConnectionDatabase, "needs a PostgreSQL server (DATABASE_URL): PGlite runs one transaction at a time");
+      await fn();
+    },
+    timeout,
+  );
+}
 
 /** Registers every endpoint, gateway and subscription, as the generated entrypoint does. */
 async function loadApp(): Promise<void> {
@@ -202,4 +228,19 @@ export async function expectErrorResponse(
   });
   expect("internal_message" in body, "internal_message present as ENCORE_API_INCLUDE_INTERNAL_MESSAGE says").toBe(includeInternalMessage());
   if (internal_message !== undefined) expect(internal_message === null || typeof internal_message === "string").toBe(true);
+}
+
+/**
+ * captureLogs holds back, until the current test ends, the log lines it names (the warnings and errors
+ * a fault the test injects must cause) and fails the test if one never came; `lines` has them for
+ * closer assertions. Lines it does not name still print, and a failing test prints the held ones too.
+ */
+export function captureLogs(...expected: ExpectedLog[]): CapturedLogs {
+  requireLocal("captureLogs");
+  const capture = openCapture(expected);
+  onTestFinished(({ task }) => {
+    const absent = capture.end(task.result?.state === "fail");
+    if (absent !== null) throw new Error(absent);
+  });
+  return capture.logs;
 }

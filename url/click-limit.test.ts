@@ -2,7 +2,7 @@
 // across instances; set, changed and removed over HTTP; a page for browsers once reached.
 import http from "node:http";
 import { describe, expect, it, vi } from "vitest";
-import { describeLocal, expectErrorResponse, singleConnectionDatabase } from "../local/testing";
+import { describeLocal, expectErrorResponse, itOnServer } from "../local/testing";
 import { writeClicks, type Click } from "./clicks";
 import { db } from "./db";
 import { recordClick } from "./resolve";
@@ -52,7 +52,7 @@ describe("the click limit in the click batch", () => {
     expect(await countsOf(code)).toEqual({ clicks: 5, history: 5 });
   });
 
-  it.skipIf(singleConnectionDatabase)("holds across two instances writing batches at once (server only)", async () => {
+  itOnServer("holds across two instances writing batches at once", async () => {
     const codes = await Promise.all([limitedLink(30, "thirty-a"), limitedLink(30, "thirty-b")]);
     const batch = (order: string[]): Click[] => Array.from({ length: 50 }, (_, i) => ({ code: order[i % 2], ...visit() }));
     const [a, b] = await Promise.all([writeClicks(batch(codes)), writeClicks(batch([...codes].reverse()))]);

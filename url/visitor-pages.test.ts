@@ -2,24 +2,15 @@
 // expired, password, disabled, limit reached, flagged) with its status at 1280 and 390 px beside the
 // JSON an API client still gets; the password page (wrong, then right password lands on the target;
 // its HTML never holds the target). Screenshots go to web/test-output/.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { describeLocal, expectErrorResponse } from "../local/testing";
-import { launchChromium, openPage, screenshot, startTargetSite, type TargetSite } from "../web/__tests__/browser";
+import { openPage, screenshot, useBrowser } from "../web/__tests__/browser";
 import { db } from "./db";
 import { serveApiForThisFile } from "./__tests__/helpers";
 
 describeLocal("visitor pages in Chromium", () => {
   const api = serveApiForThisFile(1);
-  let browser: Browser;
-  let target: TargetSite;
-  beforeAll(async () => {
-    [browser, target] = await Promise.all([launchChromium(), startTargetSite()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await target?.close();
-  });
+  const web = useBrowser();
 
   async function shorten(body: Record<string, unknown>): Promise<string> {
     const resp = await api.call("POST", "/shorten", api.tokens[0], body);
@@ -28,9 +19,9 @@ describeLocal("visitor pages in Chromium", () => {
   }
 
   it("asks for the password, refuses a wrong one, and lands on the target with the right one", async () => {
-    const landing = `${target.origin}/secret-landing?token=abc`;
+    const landing = `${web.target.origin}/secret-landing?token=abc`;
     const code = await shorten({ url: landing, password: "correct horse" });
-    const page = await openPage(browser);
+    const page = await openPage(web.browser);
     const resp = await page.goto(`${api.baseUrl}/${code}?utm_source=poster`);
     expect(resp!.status()).toBe(403);
     const served = await resp!.text();
@@ -49,7 +40,7 @@ describeLocal("visitor pages in Chromium", () => {
     await page.getByRole("button", { name: "Open link" }).click();
     await page.waitForURL(landing);
     expect(await page.getByRole("heading", { name: "Landed" }).isVisible()).toBe(true);
-    expect(target.hits).toContain("/secret-landing?token=abc");
+    expect(web.target.hits).toContain("/secret-landing?token=abc");
     // One click, and it kept the campaign of the page's own query.
     const row = await db.queryRow<{ clicks: number; campaign: string }>`
       SELECT u.clicks, f.campaign FROM urls u JOIN url_click_facts f ON f.url_id = u.id WHERE u.code = ${code}`;
@@ -58,12 +49,12 @@ describeLocal("visitor pages in Chromium", () => {
   });
 
   it("shows the password page at phone width and in dark mode", async () => {
-    const code = await shorten({ url: `${target.origin}/phone`, password: "correct horse" });
+    const code = await shorten({ url: `${web.target.origin}/phone`, password: "correct horse" });
     for (const [name, options] of [
       ["visitor-password-phone", { width: 390 }],
       ["visitor-password-dark", { dark: true }],
     ] as const) {
-      const page = await openPage(browser, options);
+      const page = await openPage(web.browser, options);
       await page.goto(`${api.baseUrl}/${code}`);
       await page.getByLabel("Password", { exact: true }).waitFor();
       await screenshot(page, name);
@@ -72,7 +63,7 @@ describeLocal("visitor pages in Chromium", () => {
   });
 
   it("shows every state as a page with its status at 1280 and 390 px, and answers API clients with the unchanged JSON", async () => {
-    const made = async (path: string, extra: Record<string, unknown> = {}) => shorten({ url: `${target.origin}/${path}`, ...extra });
+    const made = async (path: string, extra: Record<string, unknown> = {}) => shorten({ url: `${web.target.origin}/${path}`, ...extra });
     const deleted = await made("deleted-target");
     expect((await api.call("DELETE", `/urls/${deleted}`, api.tokens[0])).ok).toBe(true);
     const expired = await made("expired-target");
@@ -84,7 +75,7 @@ describeLocal("visitor pages in Chromium", () => {
     expect((await api.call("GET", `/${exhausted}`)).status).toBe(200);
     const flagged = await made("flagged-target");
     await db.exec`UPDATE urls SET flagged = true WHERE code = ${flagged}`;
-    const warning = `You are leaving for ${new URL(target.origin).hostname}`;
+    const warning = `You are leaving for ${new URL(web.target.origin).hostname}`;
     // What a browser sees (status, heading) and what a JSON client gets for the same code.
     const states: { name: string; code: string; status: number; heading: string; json: { status: number; body: unknown } }[] = [
       {
@@ -134,18 +125,18 @@ describeLocal("visitor pages in Chromium", () => {
         code: flagged,
         status: 200,
         heading: warning,
-        json: { status: 200, body: { url: `${target.origin}/flagged-target` } },
+        json: { status: 200, body: { url: `${web.target.origin}/flagged-target` } },
       },
     ];
     for (const state of states) {
       for (const width of [1280, 390]) {
-        const page = await openPage(browser, { width });
+        const page = await openPage(web.browser, { width });
         const resp = await page.goto(`${api.baseUrl}/${state.code}`);
         expect({ state: state.name, status: resp!.status() }).toEqual({ state: state.name, status: state.status });
         expect(resp!.headers()["content-type"]).toBe("text/html; charset=utf-8");
         await page.getByRole("heading", { name: state.heading, level: 1 }).waitFor();
         // Only the warning names where the link goes (its host, to judge it by); no other page holds the target.
-        if (state.name !== "flagged") expect(await resp!.text()).not.toContain(new URL(target.origin).host);
+        if (state.name !== "flagged") expect(await resp!.text()).not.toContain(new URL(web.target.origin).host);
         expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);
         await screenshot(page, `visitor-${state.name}-${width}`);
         await page.context().close();

@@ -1,6 +1,7 @@
 // migrateAll against a fresh PostgreSQL server database, run twice (issue 7).
 import crypto from "node:crypto";
 import { afterAll, describe, expect, it } from "vitest";
+import { NEEDS_DATABASE_URL, skipUnless } from "../testing";
 import type { AppModel } from "../model/app-model";
 import { migrateAll } from "./migrate";
 import { QueryArgs } from "../runtime/sqldb/cursor";
@@ -11,7 +12,8 @@ import { rows, tempDatabase } from "../runtime/sqldb/testkit";
 const serverUrl = process.env.DATABASE_URL;
 const prefix = `mig_${crypto.randomBytes(4).toString("hex")}`;
 
-describe.skipIf(!serverUrl)("migrateAll (needs DATABASE_URL)", () => {
+describe("migrateAll on a PostgreSQL server", () => {
+  skipUnless(serverUrl, NEEDS_DATABASE_URL);
   const links = tempDatabase(
     {
       "1_links.up.sql": "CREATE TABLE links (code text PRIMARY KEY, url text NOT NULL);",
@@ -23,6 +25,7 @@ describe.skipIf(!serverUrl)("migrateAll (needs DATABASE_URL)", () => {
   const model = { databases: [links, users] } as AppModel;
 
   afterAll(async () => {
+    if (!serverUrl) return;
     await withMaintenanceClient(serverUrl!, async (c) => {
       for (const db of model.databases) await c.query(`DROP DATABASE IF EXISTS "${db.name}" WITH (FORCE)`);
     });

@@ -1,24 +1,15 @@
 // The abuse pages in Chromium: a disabled link's page (no target in it) with its report link, the
 // report form sent from it, and a flagged link's warning that counts the click only on continue.
 // Screenshots go to web/test-output/.
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { describeLocal } from "../../local/testing";
-import { launchChromium, openPage, screenshot, startTargetSite, type TargetSite } from "../../web/__tests__/browser";
+import { openPage, screenshot, useBrowser } from "../../web/__tests__/browser";
 import { db } from "../db";
 import { serveApiForThisFile } from "../__tests__/helpers";
 
 describeLocal("abuse pages in Chromium", () => {
   const api = serveApiForThisFile(1);
-  let browser: Browser;
-  let target: TargetSite;
-  beforeAll(async () => {
-    [browser, target] = await Promise.all([launchChromium(), startTargetSite()]);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await target?.close();
-  });
+  const web = useBrowser();
 
   async function shorten(url: string): Promise<string> {
     const resp = await api.call("POST", "/shorten", api.tokens[0], { url });
@@ -29,14 +20,14 @@ describeLocal("abuse pages in Chromium", () => {
   const clicksOf = async (code: string) => (await db.queryRow<{ clicks: number }>`SELECT clicks FROM urls WHERE code = ${code}`)!.clicks;
 
   it("shows a disabled link's page without its target, and sends a report from its report link", async () => {
-    const code = await shorten(`${target.origin}/stolen-login`);
+    const code = await shorten(`${web.target.origin}/stolen-login`);
     await db.exec`UPDATE urls SET disabled_at = now(), disabled_reason = 'phishing' WHERE code = ${code}`;
-    const page = await openPage(browser);
+    const page = await openPage(web.browser);
     const resp = await page.goto(`${api.baseUrl}/${code}`);
     expect(resp!.status()).toBe(403);
     const served = await resp!.text();
     expect(served).not.toContain("stolen-login");
-    expect(served).not.toContain(new URL(target.origin).host);
+    expect(served).not.toContain(new URL(web.target.origin).host);
     await page.getByRole("heading", { name: "This link has been disabled" }).waitFor();
     await screenshot(page, "abuse-disabled");
 
@@ -51,32 +42,32 @@ describeLocal("abuse pages in Chromium", () => {
     const report = await db.queryRow`SELECT reason, details, status FROM link_reports WHERE code = ${code}`;
     expect(report).toEqual({ reason: "malware", details: "it downloaded an .exe", status: "open" });
     expect(await clicksOf(code)).toBe(0);
-    expect(target.hits.some((h) => h.startsWith("/stolen-login"))).toBe(false);
+    expect(web.target.hits.some((h) => h.startsWith("/stolen-login"))).toBe(false);
     await page.context().close();
   });
 
   it("warns before a flagged link, counts nothing on the warning, and lands on the target after Continue", async () => {
-    const code = await shorten(`${target.origin}/flagged-offer`);
+    const code = await shorten(`${web.target.origin}/flagged-offer`);
     await db.exec`UPDATE urls SET flagged = true WHERE code = ${code}`;
     for (const [name, options] of [
       ["abuse-warning-phone", { width: 390 }],
       ["abuse-warning-dark", { dark: true }],
     ] as const) {
-      const page = await openPage(browser, options);
+      const page = await openPage(web.browser, options);
       await page.goto(`${api.baseUrl}/${code}`);
       await page.getByRole("link", { name: /^Continue to / }).waitFor();
       await screenshot(page, name);
       await page.context().close();
     }
-    const page = await openPage(browser);
+    const page = await openPage(web.browser);
     const resp = await page.goto(`${api.baseUrl}/${code}?utm_source=chat`);
     expect(resp!.status()).toBe(200);
-    await page.getByRole("heading", { name: `You are leaving for ${new URL(target.origin).hostname}` }).waitFor();
+    await page.getByRole("heading", { name: `You are leaving for ${new URL(web.target.origin).hostname}` }).waitFor();
     await screenshot(page, "abuse-warning");
     expect(await clicksOf(code)).toBe(0);
 
     await page.getByRole("link", { name: /^Continue to / }).click();
-    await page.waitForURL(`${target.origin}/flagged-offer`);
+    await page.waitForURL(`${web.target.origin}/flagged-offer`);
     expect(await clicksOf(code)).toBe(1);
     const row = await db.queryRow<{ campaign: string }>`
       SELECT f.campaign FROM urls u JOIN url_click_facts f ON f.url_id = u.id WHERE u.code = ${code}`;

@@ -6,6 +6,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 
 /** Where screenshots go: with the test output, gitignored. */
 export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "test-output");
@@ -59,5 +60,42 @@ export async function startTargetSite(): Promise<TargetSite> {
         server.close(() => resolve());
         server.closeAllConnections();
       }),
+  };
+}
+
+/** A browser and a target site for one describe block (see useBrowser). */
+export interface BrowserFixture {
+  /** Chromium; valid inside the block's tests and hooks. */
+  readonly browser: Browser;
+  /** The loopback site short links land on; valid inside the block's tests and hooks. */
+  readonly target: TargetSite;
+}
+
+/**
+ * useBrowser launches Chromium and starts a target site before the enclosing describe block's tests
+ * and closes both after them, so a page test holds no set-up or tear-down of its own.
+ */
+export function useBrowser(): BrowserFixture {
+  let running: { browser: Browser; target: TargetSite } | null = null;
+  beforeAll(async () => {
+    const [browser, target] = await Promise.all([launchChromium(), startTargetSite()]);
+    running = { browser, target };
+  });
+  afterAll(async () => {
+    await running?.browser.close();
+    await running?.target.close();
+    running = null;
+  });
+  const started = () => {
+    if (running === null) throw new Error("useBrowser: Chromium runs only inside the describe block's tests and hooks");
+    return running;
+  };
+  return {
+    get browser() {
+      return started().browser;
+    },
+    get target() {
+      return started().target;
+    },
   };
 }

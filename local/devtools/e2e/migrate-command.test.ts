@@ -7,6 +7,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NEEDS_DATABASE_URL, skipUnless } from "../../testing";
 import { runCli } from "./spawn-app";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -35,12 +36,14 @@ async function query<T>(database: string, sql: string): Promise<T[]> {
   }
 }
 
-describe.skipIf(!serverUrl)("npm run migrate --config (needs DATABASE_URL)", () => {
+describe("npm run migrate --config", () => {
+  skipUnless(serverUrl, NEEDS_DATABASE_URL);
   const server = new URL(serverUrl ?? "postgres://x@127.0.0.1:5432/postgres");
-  // Written when the suite runs (not when a skipped suite is collected) and removed after it.
+  // Written when the suite runs on a server (not when it is collected) and removed after it.
   let configDir = "";
   let configFile = "";
   beforeAll(() => {
+    if (!serverUrl) return;
     configDir = fs.mkdtempSync(path.join(os.tmpdir(), "infra-"));
     configFile = path.join(configDir, "infra.config.json");
     fs.writeFileSync(
@@ -69,6 +72,7 @@ describe.skipIf(!serverUrl)("npm run migrate --config (needs DATABASE_URL)", () 
 
   afterAll(async () => {
     if (configDir) fs.rmSync(configDir, { recursive: true, force: true });
+    if (!serverUrl) return;
     for (const name of Object.values(names)) await query("postgres", `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
   });
 

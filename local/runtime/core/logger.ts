@@ -13,7 +13,25 @@ export enum LogLevel {
   Error = 5,
 }
 
-const names: Record<number, string> = { 1: "TRC", 2: "DBG", 3: "INF", 4: "WRN", 5: "ERR" };
+const names: Record<number, LevelName> = { 1: "TRC", 2: "DBG", 3: "INF", 4: "WRN", 5: "ERR" };
+
+export type LevelName = "TRC" | "DBG" | "INF" | "WRN" | "ERR";
+
+/** One log line and what it was made of: `fields` holds the endpoint and `err` as the line shows them. */
+export interface LogLine {
+  level: LevelName;
+  msg: string;
+  fields: Record<string, unknown>;
+  text: string;
+}
+
+/** Sees each line before stderr and keeps it from stderr by returning true: a test's captureLogs (local/testing.ts). */
+let interceptor: ((line: LogLine) => boolean) | null = null;
+
+/** Installs (or, with null, removes) the one interceptor. */
+export function interceptLogLines(fn: ((line: LogLine) => boolean) | null): void {
+  interceptor = fn;
+}
 
 function levelFromEnv(): LogLevel {
   const wanted = (process.env.LOG_LEVEL ?? "").toLowerCase();
@@ -73,7 +91,9 @@ export class Logger implements Napi.Logger {
     const meta = request?.meta();
     const endpoint = meta?.apiCall ? `${meta.apiCall.api.service}.${meta.apiCall.api.endpoint}` : undefined;
     const all = { endpoint, ...this.fields, ...fields, err: error?.message };
-    process.stderr.write(formatLine(level as number as LogLevel, msg, all) + "\n");
+    const text = formatLine(level as number as LogLevel, msg, all);
+    if (interceptor?.({ level: names[level], msg, fields: all, text })) return;
+    process.stderr.write(text + "\n");
   }
 
   withLevel(level: Napi.LogLevel): Logger {
