@@ -153,7 +153,7 @@ describeLocal("web app in Chromium", () => {
     await page.reload();
     // The header's account button shows the email and opens the menu with Log out.
     await page.getByRole("button", { name: email, exact: true }).click();
-    expect(await page.getByText(email).count()).toBe(1);
+    expect(await page.getByRole("group", { name: "Account" }).getByText(email, { exact: true }).count()).toBe(1);
 
     await page.getByRole("button", { name: "Log out", exact: true }).click();
     await page.getByRole("button", { name: "Log in", exact: true }).waitFor();

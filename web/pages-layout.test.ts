@@ -10,7 +10,7 @@ import { launchChromium, screenshot } from "./__tests__/browser";
 
 vi.setConfig({ testTimeout: 240_000 });
 
-const stamp = `${process.pid}-${Date.now()}`;
+const stamp = (Date.now() * 100 + (process.pid % 100)).toString(36);
 const PASSWORD = "correct horse battery";
 
 /** What the test reads of a canvas element (the app's tsconfig has no DOM types). */
@@ -141,6 +141,7 @@ describeLocal("every page of the web app in Chromium", () => {
       }
       // The account menu: the whole email and Log out, inside the screen; Escape closes it.
       await page.getByRole("button", { name: ana }).click();
+      await page.getByRole("group", { name: "Account" }).getByText(ana, { exact: true }).waitFor();
       const logOut = page.getByRole("button", { name: "Log out", exact: true });
       const box = (await logOut.boundingBox())!;
       expect(box.x >= 0 && box.x + box.width <= width).toBe(true);

@@ -1,5 +1,5 @@
-// The header's account button: the signed-in email (shortened to fit on a phone, whole in the menu's
-// label) opening a small menu with Log out, so the nav never wraps and the email never disappears.
+// The header's account button: the signed-in email (shortened to fit on a phone, whole in the menu)
+// opening a small menu with Log out, so the nav never wraps and the email never disappears.
 import { useEffect, useRef, useState } from "preact/hooks";
 import { signOut, type Session } from "./session";
 
@@ -44,7 +44,11 @@ export function AccountMenu({ session }: { session: Session }) {
       </button>
       {open && (
         <div id="account-menu" class="account-menu" role="group" aria-label="Account">
-          <p class="muted">Signed in</p>
+          <p>
+            <span class="muted">Signed in as</span>
+            <br />
+            <strong class="whole-email">{session.email}</strong>
+          </p>
           <button type="button" class="secondary" onClick={() => signOut()}>
             Log out
           </button>

@@ -73,7 +73,7 @@ export function WorkspaceSwitcher() {
       <select id="workspace-switcher" value={current?.id} onChange={(e) => chooseWorkspace(e.currentTarget.value)}>
         {list.map((w) => (
           <option key={w.id} value={w.id}>
-            {w.name} ({w.role})
+            {w.personal ? w.name : `${w.name} (${w.role})`}
           </option>
         ))}
       </select>
