@@ -45,6 +45,7 @@ describe("dashboard in the browser", () => {
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     });
     page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dash.url });
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(e.message));
     page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
@@ -159,8 +160,11 @@ describe("dashboard in the browser", () => {
     await page.screenshot({ path: path.join(shots, "explorer.png"), fullPage: true });
 
     // Copy as curl: the same request, runnable in a shell.
+    await page.getByTestId("token").fill(token);
     await page.getByTestId("copy-curl").click();
-    expect(await page.getByTestId("curl").textContent()).toBe(`curl -X GET '${app.baseUrl}/${code}/stats'`);
+    const curl = `curl -X GET '${app.baseUrl}/${code}/stats' -H 'Authorization: Bearer ${token}'`;
+    expect(await page.getByTestId("curl").textContent()).toBe(curl);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(curl);
 
     // Every endpoint, every method, called with the form exactly as the explorer opens it (ui/request.js builds both).
     const results: { id: string; method: string; raw: boolean; status: number; body: string }[] = await page.evaluate(`(async (bearer) => {

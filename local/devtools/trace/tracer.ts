@@ -198,10 +198,14 @@ export class Tracer {
 
   /** Newest first, those the filter accepts. */
   list(limit = this.options.capacity, filter: TraceFilter = {}): TraceSummary[] {
+    const children = new Map<string, TraceRecord[]>();
+    for (const t of this.traces.values()) {
+      if (t.parentTraceId !== undefined) children.set(t.parentTraceId, [...(children.get(t.parentTraceId) ?? []), t]);
+    }
     const out: TraceSummary[] = [];
     for (const t of [...this.traces.values()].reverse()) {
       if (out.length >= limit) break;
-      const sum = this.summary(t);
+      const sum = summarize(t, children.get(t.traceId));
       if (matches(sum, filter)) out.push(sum);
     }
     return out;

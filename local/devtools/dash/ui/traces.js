@@ -33,18 +33,33 @@ export function TraceList() {
   const [error, setError] = useState(null);
   const [catalog] = useJson("/api/catalog");
   const query = filterQuery(filter);
-  const load = useCallback(() => getJson(`/api/traces?${query}`).then(setTraces, (e) => setError(e.message)), [query]);
+  // The list for the latest filter only: an answer for an earlier one that comes late is dropped.
+  const latest = useRef(query);
+  latest.current = query;
+  const load = useCallback(() => {
+    const q = latest.current;
+    getJson(`/api/traces?${q}`).then(
+      (list) => q === latest.current && setTraces(list),
+      (e) => setError(e.message),
+    );
+  }, []);
   useEffect(() => {
     load();
   }, [query]);
-  // Live: the server filters, so a change reloads the list (at most every 300 ms).
+  // Live: unfiltered, each summary the server streams goes straight in; filtered, the server decides, so the list reloads (at most every 300 ms).
   const pending = useRef(null);
-  const onTrace = useCallback(() => {
+  const onTrace = useCallback((sum) => {
+    if (latest.current === "") {
+      setTraces((old) =>
+        old === null ? old : [sum, ...old.filter((t) => t.traceId !== sum.traceId)].sort((a, b) => b.start - a.start).slice(0, 200),
+      );
+      return;
+    }
     pending.current ??= setTimeout(() => {
       pending.current = null;
       load();
     }, 300);
-  }, [load]);
+  }, []);
   useEffect(() => () => clearTimeout(pending.current), []);
   useStream("trace", onTrace);
   if (traces === null) return html`<${Loading} error=${error} />`;
