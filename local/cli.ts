@@ -52,6 +52,10 @@ async function start(): Promise<void> {
   register("./hooks/node-hooks.mjs", import.meta.url);
   const { startDevDashboard } = await import("./devtools/dash");
   await startDevDashboard();
+  if (!process.env.DATABASE_URL) {
+    const { serveEmbeddedDatabases } = await import("./ops/db-serve");
+    await serveEmbeddedDatabases(dataDir);
+  }
   if (process.env.LOCAL_RUN_CRON === "1") {
     const { startCronScheduler } = await import("./runtime/cron");
     const { onShutdown } = await import("./runtime/lifecycle/server");
@@ -86,6 +90,19 @@ async function migrate(): Promise<void> {
   }
 }
 
+/** `npm run db -- conn-uri <db>` / `npm run db -- shell <db> [psql arguments]`: see ops/db-command.ts. */
+async function db(): Promise<void> {
+  const model = await compile();
+  const { dbCommand, DbCommandError } = await import("./ops/db-command");
+  try {
+    process.exitCode = await dbCommand(model, process.argv.slice(3));
+  } catch (e) {
+    if (!(e instanceof DbCommandError)) throw e;
+    process.stderr.write(`${e.message}\n`);
+    process.exitCode = 1;
+  }
+}
+
 const commands: Record<string, () => Promise<void> | void> = {
   gen: async () => {
     generate(await compile());
@@ -96,6 +113,7 @@ const commands: Record<string, () => Promise<void> | void> = {
   },
   start,
   migrate,
+  db,
   /** `npm run reset`: deletes what npm start keeps (databases, bucket files, journal, development key). */
   reset: async () => {
     const { wipeData } = await import("./runtime/lifecycle/data-dir");

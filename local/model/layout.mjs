@@ -51,7 +51,7 @@ export function defaultDataDir(root, cacheDir = userCacheDir()) {
 export const dataDir = process.env.ENCORE_LOCAL_DATA_DIR ? path.resolve(process.env.ENCORE_LOCAL_DATA_DIR) : defaultDataDir(appRoot);
 
 /** What an earlier version kept in <root>/.local beside the generated files, and now keeps in the data dir. */
-export const DATA_ENTRIES = ["db", "objects", "pubsub", "dev-secrets.cue", "pglite", "test"];
+export const DATA_ENTRIES = ["db", "objects", "pubsub", "dev-secrets.cue", "pglite", "test", "traces"];
 
 /** The embedded PostgreSQL of one database under `npm start` (of this process, or of the app at `dir`). */
 export function databaseDir(name, dir = dataDir) {

@@ -1,6 +1,14 @@
 // The service catalog and the flow diagram's graph, both read from the app model (as Encore's
 // dashboard reads its app metadata).
-import type { AppModel } from "../../model/app-model";
+import type { AppModel, EndpointModel } from "../../model/app-model";
+import { callForm, fieldPlace } from "./examples";
+
+/** An endpoint as the catalog and the explorer show it: where each request field travels, and the explorer's form per method. */
+function endpointView(e: EndpointModel) {
+  const request = e.request && { fields: e.request.fields.map((f) => ({ ...f, place: fieldPlace(f, e.methods[0]) })) };
+  const forms = Object.fromEntries(e.methods.map((m) => [m, callForm(e, m)]));
+  return { ...e, id: `${e.service}.${e.name}`, request, forms };
+}
 
 /** Services with their endpoints (doc comments, schemas, method, path, auth) and resources. */
 export function catalogOf(model: AppModel) {
@@ -8,7 +16,7 @@ export function catalogOf(model: AppModel) {
     services: model.services.map((s) => ({
       name: s.name,
       dir: s.dir,
-      endpoints: model.endpoints.filter((e) => e.service === s.name).map((e) => ({ ...e, id: `${e.service}.${e.name}` })),
+      endpoints: model.endpoints.filter((e) => e.service === s.name).map(endpointView),
       databases: model.databases.filter((d) => d.service === s.name).map((d) => d.name),
       subscriptions: model.subscriptions.filter((x) => x.service === s.name).map((x) => ({ topic: x.topic, name: x.name })),
       cronJobs: model.cronJobs

@@ -2,7 +2,9 @@
 // from the API explorer, open its trace and find the INSERT, the publish and the linked delivery
 // with its own SQL; failed calls show their error; the catalog and the flow show the whole app; the
 // trace list, migration status, object browser, cron "run now", Pub/Sub queues and click batches
-// show what the app did. Screenshots go to .local/screenshots/.
+// show what the app did; the explorer's defaults are valid for every endpoint, the trace list filters
+// and counts what the waterfall shows, the database explorer reads rows read-only, and no Flow label
+// is cut. Screenshots (1280 px wide) go to .local/screenshots/ or SHOTS_DIR.
 /* eslint-disable @typescript-eslint/no-explicit-any -- JSON answers are read untyped */
 import fs from "node:fs";
 import path from "node:path";
@@ -20,7 +22,8 @@ import { loadAppModel } from "../../compiler/cache";
 import { startDashboard, type Dashboard } from "./server";
 
 const CHROMIUM = "/usr/bin/chromium";
-const shots = path.join(appRootDir, ".local", "screenshots");
+/** Screenshots: SHOTS_DIR when set (a reviewer's folder), else .local/screenshots/. */
+const shots = process.env.SHOTS_DIR ?? path.join(appRootDir, ".local", "screenshots");
 
 describe("dashboard in the browser", () => {
   // "Run now" runs the cleanup, which deletes every stale link in a shared server database.
@@ -41,7 +44,8 @@ describe("dashboard in the browser", () => {
       executablePath: CHROMIUM,
       args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking"],
     });
-    page = await browser.newPage({ viewport: { width: 1400, height: 1000 } });
+    page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: dash.url });
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(e.message));
     page.on("console", (m) => m.type() === "error" && problems.push(m.text()));
@@ -62,8 +66,7 @@ describe("dashboard in the browser", () => {
   async function callShorten(body: string, bearer: string): Promise<string> {
     await page.goto(`${dash.url}/#/explorer/url.shorten`);
     // Waits out a render that has not caught up with the hash yet (the explorer was open in the previous test).
-    await page.waitForFunction(`document.querySelector('[data-testid="path"]')?.value === "/shorten"`);
-    expect(await page.getByTestId("path").inputValue()).toBe("/shorten");
+    await page.waitForFunction(`document.querySelector('[data-testid="path"]')?.textContent === "/shorten"`);
     await page.getByTestId("token").fill(bearer);
     await page.getByTestId("body").fill(body);
     await page.getByTestId("send").click();
@@ -133,6 +136,83 @@ describe("dashboard in the browser", () => {
     await page.screenshot({ path: path.join(shots, "trace-401.png"), fullPage: true });
   });
 
+  it("calls every endpoint with the form's defaults without a 400, and fills path, query and header parameters", async () => {
+    await page.goto(`${dash.url}/#/explorer/analytics.daily`);
+    await page.waitForFunction(`document.querySelector('[data-testid="path"]')?.textContent === "/analytics/daily"`);
+    // The optional `days` is left out, not sent empty (which Encore refuses: invalid number "").
+    expect(await page.locator('[data-testid="param"][data-param="days"]').inputValue()).toBe("");
+    await page.getByTestId("send").click();
+    expect(await page.getByTestId("status").textContent()).toBe("200");
+    await page.locator('[data-testid="param"][data-param="days"]').fill("7");
+    expect(await page.getByTestId("path").textContent()).toBe("/analytics/daily?days=7");
+    await page.getByTestId("send").click();
+    await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+
+    // A path parameter is a field of its own, filled, never left as ":code" in the path.
+    const { code } = await shortenOverHttp("https://example.com/explorer-path");
+    await page.goto(`${dash.url}/#/explorer/url.stats`);
+    await page.waitForFunction(`document.querySelector('[data-testid="path"]')?.textContent.endsWith("/stats")`);
+    expect(await page.getByTestId("path").textContent()).not.toContain(":");
+    await page.locator('[data-testid="param"][data-param="code"]').fill(code);
+    expect(await page.getByTestId("path").textContent()).toBe(`/${code}/stats`);
+    await page.getByTestId("send").click();
+    expect(await page.getByTestId("status").textContent()).toBe("200");
+    await page.screenshot({ path: path.join(shots, "explorer.png"), fullPage: true });
+
+    // Copy as curl: the same request, runnable in a shell.
+    await page.getByTestId("token").fill(token);
+    await page.getByTestId("copy-curl").click();
+    const curl = `curl -X GET '${app.baseUrl}/${code}/stats' -H 'Authorization: Bearer ${token}'`;
+    expect(await page.getByTestId("curl").textContent()).toBe(curl);
+    expect(await page.evaluate("navigator.clipboard.readText()")).toBe(curl);
+
+    // Every endpoint, every method, called with the form exactly as the explorer opens it (ui/request.js builds both).
+    const results: { id: string; method: string; raw: boolean; status: number; body: string }[] = await page.evaluate(`(async (bearer) => {
+      const { requestOf } = await import("/ui/request.js");
+      const catalog = await (await fetch("/api/catalog")).json();
+      const out = [];
+      for (const ep of catalog.services.flatMap((s) => s.endpoints).filter((e) => e.expose)) {
+        for (const method of ep.methods) {
+          const form = ep.forms[method];
+          const values = Object.fromEntries(form.params.map((p) => [p.place + ":" + p.name, p.value]));
+          const body = form.body === null ? null : JSON.stringify(form.body, null, 2);
+          const req = requestOf(ep.path, method, form.params, values, body, bearer);
+          const res = await fetch("/api/call", { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(req) });
+          const r = await res.json();
+          out.push({ id: ep.id, method, raw: ep.raw, status: r.status, body: r.body });
+        }
+      }
+      return out;
+    })(${JSON.stringify(token)})`);
+    expect(results.length).toBeGreaterThan(50);
+    // 401/403/404 answer who may do what and which object exists; a 400 would be the form's own fault.
+    // A raw endpoint's body has no schema (POST /urls/import wants CSV): the form cannot know it.
+    const refused = results.filter((r) => [400, 405, 415, 422].includes(r.status) && !(r.raw && r.method === "POST"));
+    expect(results.filter((r) => r.raw && r.method === "POST").map((r) => r.id)).toEqual(["url.importUrls"]);
+    expect(refused).toEqual([]);
+    expect(results.find((r) => r.id === "analytics.daily")!.status).toBe(200);
+    expect(results.find((r) => r.id === "url.shorten")!.status).toBe(200);
+  });
+
+  it("renders doc comments' Markdown as elements, never as HTML from the comment", async () => {
+    await page.goto(`${dash.url}/#/explorer/analytics.daily`);
+    const doc = page.locator(".explorer [data-testid=markdown]");
+    await doc.waitFor();
+    expect(await doc.locator("code").first().textContent()).toBe("days");
+    const rendered: any = await page.evaluate(`(async () => {
+      const { inline, blocks } = await import("/ui/markdown.js");
+      const { render, h } = await import("/vendor/preact.mjs");
+      const el = document.createElement("div");
+      render(h("p", null, inline('<img src=x onerror="window.hacked=1"> [x](javascript:alert(1)) **b** \`c\`')), el);
+      return { html: el.innerHTML, blocks: blocks("a\\nb\\n\\n- one\\n- two").map((b) => b.type), hacked: window.hacked };
+    })()`);
+    expect(rendered.html).toBe(
+      '<p>&lt;img src=x onerror="window.hacked=1"&gt; [x](javascript:alert(1)) <strong>b</strong> <code>c</code></p>',
+    );
+    expect(rendered.blocks).toEqual(["p", "ul"]);
+    expect(rendered.hacked).toBeUndefined();
+  });
+
   it("lists every service in the catalog with every endpoint, its method, path, auth flag and request and response fields", async () => {
     await page.goto(`${dash.url}/#/catalog`);
     await page.getByTestId("service").first().waitFor();
@@ -165,7 +245,9 @@ describe("dashboard in the browser", () => {
       }
     }
     const shorten = page.locator('[data-endpoint="url.shorten"]');
-    expect(await shorten.textContent()).toContain("shorten stores `url` under a fresh code");
+    // The doc comment's Markdown: `url` is code, not backticks.
+    expect(await shorten.getByTestId("markdown").textContent()).toContain("shorten stores url under a fresh code");
+    expect(await shorten.getByTestId("markdown").locator("code").first().textContent()).toBe("url");
     expect(await shorten.getByTestId("fields").allTextContents()).toEqual([
       expect.stringContaining("urlstring"),
       expect.stringContaining("qrCodeUrl"),
@@ -193,7 +275,62 @@ describe("dashboard in the browser", () => {
     ]) {
       expect(await page.locator(`[data-testid="node"][data-id="${id}"]`).count(), id).toBe(1);
     }
-    await page.locator('[data-testid="flow"]').screenshot({ path: path.join(shots, "flow.png") });
+    // Every label fits its box: node names inside their node, edge labels inside their own background.
+    const overflows: string[] = await page.evaluate(`(() => {
+      const out = [];
+      const inside = (t, box) => {
+        const a = t.getBBox();
+        const b = box.getBBox();
+        return a.x >= b.x - 0.5 && a.x + a.width <= b.x + b.width + 0.5 && a.y >= b.y - 0.5 && a.y + a.height <= b.y + b.height + 0.5;
+      };
+      for (const g of document.querySelectorAll('[data-testid="node"], [data-testid="edge-label"]')) {
+        const box = g.querySelector("rect");
+        for (const t of g.querySelectorAll("text")) if (!inside(t, box)) out.push(t.textContent);
+      }
+      const svg = document.querySelector('[data-testid="flow"]');
+      const view = svg.viewBox.baseVal;
+      for (const t of svg.querySelectorAll("text")) {
+        const a = t.getBBox();
+        if (a.x < view.x || a.y < view.y || a.x + a.width > view.x + view.width || a.y + a.height > view.y + view.height) out.push("outside: " + t.textContent);
+      }
+      return out;
+    })()`);
+    expect(overflows).toEqual([]);
+    // Drawn at its own size: the page scrolls sideways rather than shrinking the text.
+    const scale = await page.getByTestId("flow").evaluate((svg: any) => svg.getBoundingClientRect().width / svg.viewBox.baseVal.width);
+    expect(scale).toBeCloseTo(1, 3);
+    await page.screenshot({ path: path.join(shots, "flow.png"), fullPage: true });
+  });
+
+  it("counts in the list the rows the trace's waterfall shows, and filters the list by service, endpoint, status and text", async () => {
+    const { traceId } = await shortenOverHttp("https://example.com/span-count");
+    await page.goto(`${dash.url}/#/traces/${traceId}`);
+    await row("INSERT INTO counted_urls").waitFor(); // the delivery has run
+    const shown = await page.getByTestId("row").count();
+    await page.goto(`${dash.url}/#/traces`);
+    const listed = page.locator(`[data-testid="trace-row"][data-trace-id="${traceId}"]`);
+    await expect.poll(() => listed.getByTestId("span-count").textContent()).toBe(String(shown));
+    expect(shown).toBeGreaterThan(5);
+
+    await fetch(`${app.baseUrl}/no-such-code-here/stats`);
+    await page.getByTestId("filter-service").selectOption("url");
+    await page.getByTestId("filter-endpoint").selectOption("stats");
+    await page.getByTestId("filter-status").selectOption("4xx");
+    await page.getByTestId("trace-row").filter({ hasText: "no-such-code-here" }).first().waitFor();
+    const column = (n: number) => page.getByTestId("trace-row").locator(`td:nth-child(${n})`).allTextContents();
+    await expect.poll(async () => [...new Set((await column(2)).map((w) => w.replace(/^request /, "")))]).toEqual(["url.stats"]);
+    await expect.poll(async () => [...new Set(await column(4))]).toEqual(["404"]);
+    await page.getByTestId("filter-status").selectOption("");
+    await page.getByTestId("filter-q").fill("no-such-code");
+    await expect
+      .poll(() => page.getByTestId("trace-row").locator("td:nth-child(3)").allTextContents())
+      .toEqual(expect.arrayContaining(["GET /no-such-code-here/stats"]));
+    await page.getByTestId("filter-q").fill("nothing-has-this-text");
+    await page.getByText("No trace matches.").waitFor();
+    await page.getByTestId("filter-q").fill("");
+    await page.getByTestId("filter-service").selectOption("");
+    await page.getByTestId("trace-row").first().waitFor();
+    await page.screenshot({ path: path.join(shots, "traces.png") });
   });
 
   it("shows a POST /shorten made over HTTP in the live trace list within a second", async () => {
@@ -208,6 +345,37 @@ describe("dashboard in the browser", () => {
     await row("INSERT INTO urls").waitFor();
   });
 
+  it("lists the urls table's rows a page at a time and runs read-only SQL", async () => {
+    const { code } = await shortenOverHttp("https://example.com/database-explorer");
+    await page.goto(`${dash.url}/#/databases`);
+    await page.locator('[data-testid="db-tab"][data-database="url"]').click();
+    const view = page.locator('[data-testid="db-view"][data-database="url"]');
+    await view.locator('[data-testid="table"][data-table="urls"]').click();
+    const rows = view.getByTestId("table-rows");
+    await rows.getByTestId("rows").waitFor();
+    expect(await rows.getByTestId("page-range").textContent()).toMatch(/^rows 1–\d+ of \d+$/);
+    const header = await rows.locator("thead th").allTextContents();
+    expect(header).toEqual(expect.arrayContaining(["code", "original_url"]));
+
+    await view.getByTestId("sql").fill(`SELECT code, original_url FROM urls WHERE code = '${code}'`);
+    await view.getByTestId("run-sql").click();
+    await view.getByTestId("sql-summary").waitFor();
+    expect(await view.getByTestId("query-box").locator("tbody tr").allTextContents()).toEqual([
+      `${code}https://example.com/database-explorer`,
+    ]);
+    await page.screenshot({ path: path.join(shots, "databases.png"), fullPage: true });
+
+    // Read-only on the server: a write is refused by PostgreSQL, and so is a second statement.
+    await view.getByTestId("sql").fill(`DELETE FROM urls WHERE code = '${code}'`);
+    await view.getByTestId("run-sql").click();
+    await view.getByTestId("sql-error").waitFor();
+    expect(await view.getByTestId("sql-error").textContent()).toContain("read-only transaction");
+    await view.getByTestId("sql").fill(`SELECT 1; DELETE FROM urls WHERE code = '${code}'`);
+    await view.getByTestId("run-sql").click();
+    await view.getByTestId("sql-error").filter({ hasText: "multiple commands" }).waitFor();
+    expect((await fetch(`${app.baseUrl}/${code}/stats`)).status).toBe(200);
+  });
+
   it("shows each database's migrations, all applied, against the files on disk", async () => {
     await page.goto(`${dash.url}/#/databases`);
     const model = loadAppModel(appRootDir);
@@ -220,7 +388,6 @@ describe("dashboard in the browser", () => {
       expect(await card.getByTestId("db-state").textContent()).toBe("up to date");
       expect(await card.getByTestId("db-version").textContent()).toBe(`version ${parseInt(files.at(-1)!, 10)}`);
     }
-    await page.screenshot({ path: path.join(shots, "databases.png"), fullPage: true });
   });
 
   it("lists the QR image of a link just shortened in the object browser, and opens it", async () => {

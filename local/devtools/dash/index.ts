@@ -1,6 +1,8 @@
 // `npm start` opens the development dashboard as `encore run` does: http://127.0.0.1:9400, or
 // DASH_PORT (0 picks a free port, "off" disables it). Loopback only.
+import path from "node:path";
 import { onShutdown } from "../../runtime/lifecycle/server";
+import { dataDir } from "../../model/layout.mjs";
 import { OutputCapture } from "./output";
 
 const DEFAULT_PORT = 9400;
@@ -23,7 +25,7 @@ export async function startDevDashboard(): Promise<void> {
   try {
     // Loaded only now: the server starts the tracer, which the runtime then announces to.
     const { startDashboard } = await import("./server");
-    const dash = await startDashboard(port, output);
+    const dash = await startDashboard(port, output, path.join(dataDir, "traces"));
     output.start();
     onShutdown(async () => {
       output.stop();

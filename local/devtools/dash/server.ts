@@ -6,14 +6,19 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { appModel, apiBaseUrl } from "../../runtime/core/context";
 import { tracer } from "../trace";
-import { summarize } from "../trace/tracer";
+import type { TraceFilter } from "../trace/tracer";
+import { TraceStore } from "../trace/store";
 import { catalogOf, flowOf } from "./catalog";
 import { callEndpoint, explorerCallProblem, type ExplorerCall } from "./explorer";
 import { listObjects, migrationStatus, pubsubView, readObject, runCronNow } from "./infra";
 import { nextJobRun } from "../../runtime/cron";
 import type { OutputCapture } from "./output";
 import { staticFile } from "./static";
+import { listTables, NotFound, PAGE_MAX, runQuery, tableRows } from "./sql";
 import { BatchWatch } from "./batches";
+
+/** The disk the kept traces may take (LOCAL_TRACE_RING of them at most). */
+const TRACE_BYTES = 32 * 1024 * 1024;
 
 export interface Dashboard {
   url: string;
@@ -58,8 +63,57 @@ function loopbackHost(host: string | undefined): boolean {
   return name === "127.0.0.1" || name === "localhost" || name === "[::1]";
 }
 
-function routes(output: OutputCapture | null, batches: BatchWatch): [string, RegExp, Handler][] {
+/** Runs a database explorer call: an undeclared database or table is 404, a statement PostgreSQL refuses 400 with its message. */
+async function sqlCall<T>(db: string, fn: () => Promise<T>): Promise<T> {
+  if (!appModel().databases.some((d) => d.name === db)) throw new HttpError(404, `database ${db} is not declared`);
+  try {
+    return await fn();
+  } catch (e) {
+    if (e instanceof NotFound) throw new HttpError(404, e.message);
+    const pg = e as { code?: string; message?: string };
+    if (typeof pg.code === "string" && /^[0-9A-Z]{5}$/.test(pg.code)) throw new HttpError(400, `${pg.message} (SQLSTATE ${pg.code})`);
+    throw e;
+  }
+}
+
+/** The list's filter from the query string (?service=&endpoint=&status=&q=). */
+function traceFilter(url: URL): TraceFilter {
+  const p = (name: string) => url.searchParams.get(name) || undefined;
+  return { service: p("service"), endpoint: p("endpoint"), status: p("status"), q: p("q") };
+}
+
+/**
+ * Keeps finished traces in `store` and brings back an earlier run's the first time the traces are
+ * asked for (not at start: an idle npm start holds none of them in memory).
+ */
+interface KeptTraces {
+  restore(): void;
+  clear(): void;
+  stop(): void;
+}
+
+function persistTraces(store: TraceStore): KeptTraces {
+  let restored = false;
+  const stop = tracer.listen((n) => {
+    if (n.type === "span-end" && tracer.finished(n.trace)) store.save(n.trace);
+  });
+  return {
+    restore() {
+      if (restored) return;
+      restored = true;
+      tracer.restore(store.load());
+    },
+    clear: () => store.clear(),
+    stop() {
+      stop();
+      store.close();
+    },
+  };
+}
+
+function routes(output: OutputCapture | null, batches: BatchWatch, kept: KeptTraces | null): [string, RegExp, Handler][] {
   const started = Date.now();
+  const restore = () => kept?.restore();
   return [
     [
       "GET",
@@ -80,12 +134,29 @@ function routes(output: OutputCapture | null, batches: BatchWatch): [string, Reg
       },
     ],
     ["GET", /^\/api\/logs$/, () => output?.recent() ?? []],
-    ["GET", /^\/api\/traces$/, (_r, url) => tracer.list(Number(url.searchParams.get("limit") ?? 100))],
-    ["DELETE", /^\/api\/traces$/, () => (tracer.clear(), { ok: true })],
+    [
+      "GET",
+      /^\/api\/traces$/,
+      (_r, url) => {
+        restore();
+        return tracer.list(Number(url.searchParams.get("limit") ?? 100), traceFilter(url));
+      },
+    ],
+    [
+      "DELETE",
+      /^\/api\/traces$/,
+      () => {
+        restore();
+        tracer.clear();
+        kept?.clear();
+        return { ok: true };
+      },
+    ],
     [
       "GET",
       /^\/api\/traces\/([0-9a-v]+)$/,
       (_r, _u, [id]) => {
+        restore();
         const trace = tracer.get(id);
         if (!trace) throw new HttpError(404, `trace ${id} is not in memory (it may have been evicted from the ring)`);
         return { trace, linked: tracer.linked(id) };
@@ -104,6 +175,25 @@ function routes(output: OutputCapture | null, batches: BatchWatch): [string, Reg
       },
     ],
     ["GET", /^\/api\/migrations$/, () => migrationStatus(appModel())],
+    ["GET", /^\/api\/databases\/([\w-]+)\/tables$/, (_r, _u, [db]) => sqlCall(db, () => listTables(db))],
+    [
+      "GET",
+      /^\/api\/databases\/([\w-]+)\/tables\/([^/]+)\/rows$/,
+      (_r, url, [db, table]) => {
+        const offset = Math.max(0, Math.floor(Number(url.searchParams.get("offset") ?? 0)) || 0);
+        const limit = Math.min(PAGE_MAX, Math.max(1, Math.floor(Number(url.searchParams.get("limit") ?? 50)) || 50));
+        return sqlCall(db, () => tableRows(db, decodeURIComponent(table), offset, limit));
+      },
+    ],
+    [
+      "POST",
+      /^\/api\/databases\/([\w-]+)\/query$/,
+      async (req, _u, [db]) => {
+        const { sql } = (await readJson(req)) as { sql?: unknown };
+        if (typeof sql !== "string" || sql.trim() === "") throw new HttpError(400, "sql must be a statement");
+        return sqlCall(db, () => runQuery(db, sql));
+      },
+    ],
     ["GET", /^\/api\/buckets$/, () => appModel().buckets],
     [
       "GET",
@@ -152,7 +242,12 @@ function stream(req: http.IncomingMessage, res: http.ServerResponse, output: Out
     res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
   };
   const stops = [
-    tracer.listen((n) => send("trace", summarize(n.trace))),
+    tracer.listen((n) => {
+      send("trace", tracer.summary(n.trace));
+      // A delivery adds rows to the waterfall of the trace that published it.
+      const parent = n.trace.parentTraceId && tracer.get(n.trace.parentTraceId);
+      if (parent) send("trace", tracer.summary(parent));
+    }),
     output?.listen((line) => send("log", line)) ?? (() => {}),
     batches.listen(() => send("batches", batches.state())),
   ];
@@ -163,10 +258,11 @@ function stream(req: http.IncomingMessage, res: http.ServerResponse, output: Out
   });
 }
 
-/** Starts the dashboard on 127.0.0.1:port (0: any free port). */
-export async function startDashboard(port: number, output: OutputCapture | null = null): Promise<Dashboard> {
+/** Starts the dashboard on 127.0.0.1:port (0: any free port); with `traceDir`, finished traces are kept there across restarts. */
+export async function startDashboard(port: number, output: OutputCapture | null = null, traceDir?: string): Promise<Dashboard> {
   const batches = new BatchWatch();
-  const table = routes(output, batches);
+  const kept = traceDir ? persistTraces(new TraceStore(traceDir, { maxTraces: tracer.options.capacity, maxBytes: TRACE_BYTES })) : null;
+  const table = routes(output, batches, kept);
   const sockets = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
     void (async () => {
@@ -211,6 +307,7 @@ export async function startDashboard(port: number, output: OutputCapture | null 
     close: () =>
       new Promise<void>((resolve) => {
         batches.close();
+        kept?.stop();
         for (const res of sockets) res.end();
         server.close(() => resolve());
         server.closeIdleConnections();

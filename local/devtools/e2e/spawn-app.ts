@@ -75,6 +75,7 @@ export async function startApp(appDir: string, env: Record<string, string | unde
       LOCAL_CACHE_KEY_PREFIX: own.dbPrefix,
       PORT: "0",
       DASH_PORT: "0",
+      DB_PORT: "0",
       ...env,
     },
     stdio: ["ignore", "pipe", "pipe"],

@@ -75,5 +75,8 @@ export interface TraceSummary {
   start: number;
   durationMs?: number;
   isError: boolean;
+  /** The first error's message, for the list's text filter. */
+  errorMessage?: string;
+  /** The rows of the trace's waterfall: its spans and their events, with the deliveries it caused. */
   spans: number;
 }

@@ -34,13 +34,59 @@ describe("Tracer", () => {
     ]);
     expect(rec.events[0].fields.rows).toBe(1);
     expect(rec.events[1].error).toEqual({ code: "42601", message: "syntax error" });
-    expect(t.list()).toMatchObject([{ traceId: "t1", service: "url", endpoint: "shorten", status: 200, isError: false, spans: 1 }]);
+    // `spans` counts the waterfall's rows: the span and its three events.
+    expect(t.list()).toMatchObject([{ traceId: "t1", service: "url", endpoint: "shorten", status: 200, isError: false, spans: 4 }]);
     t.start(ids("t2", "s2"), { kind: "request", service: "url" })!.end(
       { responseStatus: 400 },
       { code: "invalid_argument", message: "bad url" },
     );
     expect(t.list()[0]).toMatchObject({ traceId: "t2", isError: true, status: 400 });
     expect(t.get("t2")!.spans[0].error).toEqual({ code: "invalid_argument", message: "bad url" });
+  });
+
+  it("counts a delivery's span and events in the row of the trace that published it", () => {
+    const t = tracer();
+    const req = t.start(ids("p", "s1"), { kind: "request", service: "url", endpoint: "shorten" })!;
+    req.finish(req.begin("pubsub_publish", { topic: "url-shortened", messageId: "m1" }));
+    req.end({ responseStatus: 200 });
+    expect(t.list()[0]).toMatchObject({ traceId: "p", spans: 2 });
+    const delivery = t.start({ traceId: "d", spanId: "s2", parentTraceId: "p" }, { kind: "pubsub_message", service: "analytics" })!;
+    delivery.finish(delivery.begin("db_query", { database: "analytics", query: "INSERT" }));
+    delivery.end();
+    expect(t.list().find((x) => x.traceId === "p")).toMatchObject({ spans: 4 });
+    expect(t.list().find((x) => x.traceId === "d")).toMatchObject({ spans: 2 });
+  });
+
+  it("filters the list by service, endpoint, status class, outcome and text", () => {
+    const t = tracer();
+    t.start(ids("a", "s1"), { kind: "request", service: "url", endpoint: "stats", method: "GET", path: "/abc/stats" })!.end({
+      responseStatus: 200,
+    });
+    t.start(ids("b", "s2"), { kind: "request", service: "url", endpoint: "stats", method: "GET", path: "/nope/stats" })!.end(
+      { responseStatus: 404 },
+      { code: "not_found", message: "URL not found" },
+    );
+    t.start(ids("c", "s3"), { kind: "request", service: "auth", endpoint: "me", method: "GET", path: "/auth/me" })!.end({
+      responseStatus: 200,
+    });
+    const ids_ = (f: Parameters<Tracer["list"]>[1]) => t.list(100, f).map((s) => s.traceId);
+    expect(ids_({ service: "url" })).toEqual(["b", "a"]);
+    expect(ids_({ service: "url", endpoint: "me" })).toEqual([]);
+    expect(ids_({ endpoint: "me" })).toEqual(["c"]);
+    expect(ids_({ status: "4xx" })).toEqual(["b"]);
+    expect(ids_({ status: "error" })).toEqual(["b"]);
+    expect(ids_({ status: "ok" })).toEqual(["c", "a"]);
+    expect(ids_({ q: "ABC" })).toEqual(["a"]);
+    expect(ids_({ q: "url not found" })).toEqual(["b"]);
+  });
+
+  it("restores an earlier run's traces behind this run's, within the ring's capacity", () => {
+    const earlier = tracer();
+    for (const id of ["e1", "e2", "e3"]) earlier.start(ids(id, `s-${id}`), { kind: "request", service: "x" })!.end();
+    const t = tracer({ capacity: 3 });
+    t.start(ids("now", "s-now"), { kind: "request", service: "x" })!.end();
+    t.restore(["e1", "e2", "e3"].map((id) => earlier.get(id)!));
+    expect(t.list().map((s) => s.traceId)).toEqual(["now", "e3", "e2"]);
   });
 
   it("keeps only the last N traces", () => {

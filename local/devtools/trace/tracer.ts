@@ -196,14 +196,39 @@ export class Tracer {
     return () => this.listeners.delete(fn);
   }
 
-  /** Newest first. */
-  list(limit = this.options.capacity): TraceSummary[] {
+  /** Newest first, those the filter accepts. */
+  list(limit = this.options.capacity, filter: TraceFilter = {}): TraceSummary[] {
+    const children = new Map<string, TraceRecord[]>();
+    for (const t of this.traces.values()) {
+      if (t.parentTraceId !== undefined) children.set(t.parentTraceId, [...(children.get(t.parentTraceId) ?? []), t]);
+    }
     const out: TraceSummary[] = [];
     for (const t of [...this.traces.values()].reverse()) {
       if (out.length >= limit) break;
-      out.push(summarize(t));
+      const sum = summarize(t, children.get(t.traceId));
+      if (matches(sum, filter)) out.push(sum);
     }
     return out;
+  }
+
+  /** A trace's list row, counting the rows its waterfall shows: its spans and their events, and those of the deliveries it caused. */
+  summary(t: TraceRecord): TraceSummary {
+    return summarize(t, this.linked(t.traceId));
+  }
+
+  /** Traces kept from an earlier run, older than every trace of this one; the ring keeps its capacity. */
+  restore(earlier: TraceRecord[]): void {
+    const merged = new Map<string, TraceRecord>();
+    for (const t of [...earlier].sort((a, b) => a.start - b.start)) if (!this.traces.has(t.traceId)) merged.set(t.traceId, t);
+    for (const [id, t] of this.traces) merged.set(id, t);
+    this.traces.clear();
+    const keep = [...merged].slice(-this.options.capacity);
+    for (const [id, t] of keep) this.traces.set(id, t);
+  }
+
+  /** Whether every span of the trace has ended (what is kept on disk is final). */
+  finished(t: TraceRecord): boolean {
+    return t.spans.every((s) => !this.active.has(s.spanId));
   }
 
   get(traceId: string): TraceRecord | null {
@@ -230,8 +255,35 @@ export class Tracer {
   }
 }
 
+/** What the trace list is narrowed to: each given criterion must hold. */
+export interface TraceFilter {
+  service?: string;
+  endpoint?: string;
+  /** "ok", "error", or a status class such as "4xx". */
+  status?: string;
+  /** Text found (case-insensitively) in the path, names, message id, trace id or an error message. */
+  q?: string;
+}
+
+function matches(s: TraceSummary, f: TraceFilter): boolean {
+  if (f.service && s.service !== f.service) return false;
+  if (f.endpoint && s.endpoint !== f.endpoint && s.subscription !== f.endpoint) return false;
+  if (f.status === "ok" && s.isError) return false;
+  if (f.status === "error" && !s.isError) return false;
+  const cls = /^([1-5])xx$/.exec(f.status ?? "");
+  if (cls && Math.floor((s.status ?? 0) / 100) !== Number(cls[1])) return false;
+  if (f.q) {
+    const hay = [s.traceId, s.service, s.endpoint, s.method, s.path, s.topic, s.subscription, s.messageId, s.status, s.errorMessage]
+      .filter((x) => x !== undefined)
+      .join(" ")
+      .toLowerCase();
+    if (!hay.includes(f.q.toLowerCase())) return false;
+  }
+  return true;
+}
+
 /** The trace's root span as a list row (the first span when the root was sampled out or evicted). */
-export function summarize(t: TraceRecord): TraceSummary {
+export function summarize(t: TraceRecord, linked: TraceRecord[] = []): TraceSummary {
   const root = t.spans.find((s) => s.parentSpanId === undefined) ?? t.spans[0];
   return {
     traceId: t.traceId,
@@ -249,6 +301,7 @@ export function summarize(t: TraceRecord): TraceSummary {
     start: root.start,
     durationMs: root.durationMs,
     isError: t.spans.some((s) => s.error !== undefined),
-    spans: t.spans.length,
+    errorMessage: t.spans.find((s) => s.error !== undefined)?.error?.message,
+    spans: [t, ...linked].reduce((n, x) => n + x.spans.reduce((m, s) => m + 1 + s.events.length, 0), 0),
   };
 }

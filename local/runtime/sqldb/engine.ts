@@ -20,6 +20,11 @@ export interface Session {
   execute(sql: string, params: (string | null)[]): Promise<RawResult>;
   /** Runs SQL through the simple protocol, so several statements may be given (migrations, BEGIN). */
   simple(sql: string): Promise<void>;
+  /**
+   * Embedded engine only: hands PostgreSQL wire-protocol messages of another client (psql through
+   * `npm run db -- shell`) to the connection and returns its answer.
+   */
+  wire?(message: Uint8Array): Promise<Uint8Array>;
   /** Who holds the session; statements record their activity on it. */
   readonly holder: Holder;
   release(): void;

@@ -80,6 +80,7 @@ class PgliteEngine implements Engine {
       async simple(sql) {
         await pg.exec(sql);
       },
+      wire: (message) => pg.execProtocolRaw(message),
       release() {
         lock.release(holder);
       },

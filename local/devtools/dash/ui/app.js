@@ -8,7 +8,8 @@ import { TraceList, TraceView } from "./traces.js";
 import { Explorer } from "./explorer.js";
 import { Catalog } from "./catalog.js";
 import { Flow } from "./flow.js";
-import { Databases, Objects, Cron, PubSub } from "./infra.js";
+import { Objects, Cron, PubSub } from "./infra.js";
+import { Databases } from "./databases.js";
 import { Batches } from "./batches.js";
 
 const TABS = [

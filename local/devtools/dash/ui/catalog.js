@@ -2,9 +2,10 @@
 // response fields) and the resources it owns.
 import { html } from "./html.js";
 import { Loading, useJson } from "./api.js";
-import { fieldPlace, typeText } from "./schema.js";
+import { typeText } from "./schema.js";
+import { Markdown } from "./markdown.js";
 
-function Fields({ title, schema, method }) {
+function Fields({ title, schema }) {
   if (!schema) return html`<p class="muted" data-testid="no-fields" data-schema=${title}>${title}: none</p>`;
   return html`
     <table class="fields" data-testid="fields" data-schema=${title}>
@@ -15,7 +16,7 @@ function Fields({ title, schema, method }) {
           (f) => html`<tr>
             <td><code>${f.wireName}${f.optional ? "?" : ""}</code></td>
             <td><code>${typeText(f.type)}</code></td>
-            <td>${method ? fieldPlace(f, method) : f.location === "default" ? "body" : f.location}</td>
+            <td>${f.place ?? (f.location === "default" ? "body" : f.location)}</td>
           </tr>`,
         )}
       </tbody>
@@ -34,13 +35,13 @@ function Endpoint({ ep }) {
         ${ep.raw ? html`<span class="pill muted">raw</span>` : null}
         ${ep.expose ? html`<a class="try" href="#/explorer/${ep.id}">Try it</a>` : null}
       </h4>
-      ${ep.doc ? html`<p class="doc">${ep.doc}</p>` : null}
+      ${ep.doc ? html`<${Markdown} class="doc" text=${ep.doc} />` : null}
       ${
         ep.raw
           ? html`<p class="muted">Raw endpoint: reads and writes HTTP itself.</p>`
           : html`
         <div class="schemas">
-          <${Fields} title="Request" schema=${ep.request} method=${ep.methods[0]} />
+          <${Fields} title="Request" schema=${ep.request} />
           <${Fields} title="Response" schema=${ep.response} />
         </div>`
       }

@@ -1,74 +1,162 @@
-// The API explorer: pick an endpoint, edit path, body and token, call it through the gateway and
-// jump to the trace of the call.
-import { useEffect, useState } from "preact/hooks";
+/* global location */
+// The API explorer: pick an endpoint, fill a typed field per path, query and header parameter and a
+// JSON body (all pre-filled from the schema with values its validation accepts; optional ones left
+// out), call it through the gateway or copy it as curl, and jump to the trace of the call.
+import { useState } from "preact/hooks";
 import { html, ms, pretty } from "./html.js";
 import { Loading, sendJson, useJson } from "./api.js";
-import { callTemplate } from "./schema.js";
+import { typeText } from "./schema.js";
+import { Markdown } from "./markdown.js";
+import { curlCommand, requestOf } from "./request.js";
 
 export function Explorer({ endpoint }) {
   const [catalog, error] = useJson("/api/catalog");
-  if (!catalog) return html`<${Loading} error=${error} />`;
-  const endpoints = catalog.services.flatMap((s) => s.endpoints).filter((e) => e.expose);
-  return html`<${ExplorerForm} endpoints=${endpoints} initial=${endpoint ?? endpoints[0]?.id} />`;
+  const [status] = useJson("/api/status");
+  if (!catalog || !status) return html`<${Loading} error=${error} />`;
+  const services = catalog.services.map((s) => ({ name: s.name, endpoints: s.endpoints.filter((e) => e.expose) }));
+  const endpoints = services.flatMap((s) => s.endpoints);
+  const ep = endpoints.find((e) => e.id === endpoint) ?? endpoints[0];
+  return html`<${ExplorerPage} key=${ep.id} services=${services} ep=${ep} baseUrl=${status.apiBaseUrl} />`;
 }
 
-function ExplorerForm({ endpoints, initial }) {
-  const [id, setId] = useState(initial);
-  const ep = endpoints.find((e) => e.id === id) ?? endpoints[0];
+/** One endpoint's page; the endpoint is in the address (#/explorer/<service.endpoint>), so a pick can be linked and reloaded. */
+function ExplorerPage({ services, ep, baseUrl }) {
   const [method, setMethod] = useState(ep.methods[0]);
-  // Filled from the endpoint in the first render, so the form never shows (or sends) an empty path.
-  const [path, setPath] = useState(() => callTemplate(ep, ep.methods[0]).path);
-  const [body, setBody] = useState(() => callTemplate(ep, ep.methods[0]).body);
+  const m = ep.methods.includes(method) ? method : ep.methods[0];
+  const choose = (next) => (location.hash = `#/explorer/${next}`);
+  return html`
+    <section class="explorer">
+      <h2>API explorer</h2>
+      <label>Endpoint
+        <select data-testid="endpoint" value=${ep.id} onChange=${(e) => choose(e.target.value)}>
+          ${services.map(
+            (s) => html`<optgroup label=${s.name}>
+              ${s.endpoints.map((e) => html`<option value=${e.id}>${e.id} — ${e.methods.join(",")} ${e.path}${e.auth ? " (auth)" : ""}</option>`)}
+            </optgroup>`,
+          )}
+        </select>
+      </label>
+      ${ep.doc ? html`<${Markdown} class="doc" text=${ep.doc} />` : null}
+      <${CallForm} key=${`${ep.id} ${m}`} ep=${ep} method=${m} setMethod=${setMethod} baseUrl=${baseUrl} />
+    </section>
+  `;
+}
+
+/** A field's input: a choice for booleans and literal unions, a number field for numbers, text otherwise. */
+function ParamInput({ param, value, onInput }) {
+  const t = param.type?.kind === "validated" ? param.type.base : param.type;
+  const literals = t?.kind === "union" && t.types.every((x) => x.kind === "literal") ? t.types.map((x) => String(x.value)) : null;
+  const choices = t?.kind === "boolean" ? ["true", "false"] : literals;
+  const common = { "data-testid": "param", "data-param": param.name, "aria-label": param.name };
+  if (choices) {
+    return html`<select ...${common} value=${value} onChange=${(e) => onInput(e.target.value)}>
+      ${param.optional ? html`<option value="">(left out)</option>` : null}
+      ${choices.map((c) => html`<option>${c}</option>`)}
+    </select>`;
+  }
+  const numeric = t?.kind === "number";
+  return html`<input ...${common} type=${numeric ? "number" : "text"} value=${value}
+    placeholder=${param.optional ? "left out" : "required"} onInput=${(e) => onInput(e.target.value)} />`;
+}
+
+function CallForm({ ep, method, setMethod, baseUrl }) {
+  const form = ep.forms[method];
+  const [values, setValues] = useState(() => Object.fromEntries(form.params.map((p) => [`${p.place}:${p.name}`, p.value])));
+  const initialBody = form.body === null ? "" : JSON.stringify(form.body, null, 2);
+  const [body, setBody] = useState(initialBody);
   const [token, setToken] = useState(localStorage.getItem("dash.token") ?? "");
   const [result, setResult] = useState(null);
   const [busy, setBusy] = useState(false);
+  const [curl, setCurl] = useState(null);
 
-  useEffect(() => {
-    const m = ep.methods[0];
-    setMethod(m);
-    const t = callTemplate(ep, m);
-    setPath(t.path);
-    setBody(t.body);
-    setResult(null);
-  }, [ep.id]);
+  const request = requestOf(ep.path, method, form.params, values, form.body === null ? null : body, token);
+  let bodyError = null;
+  if (form.body !== null && body.trim() !== "") {
+    try {
+      JSON.parse(body);
+    } catch (e) {
+      bodyError = e.message;
+    }
+  }
+  const missing = form.params.filter((p) => !p.optional && values[`${p.place}:${p.name}`] === "").map((p) => p.name);
 
   const send = async () => {
     setBusy(true);
     localStorage.setItem("dash.token", token);
     try {
-      setResult(await sendJson("/api/call", "POST", { method, path, body: body || undefined, token: token || undefined }));
+      setResult(await sendJson("/api/call", "POST", request));
     } catch (e) {
       setResult({ failed: e.message });
     } finally {
       setBusy(false);
     }
   };
+  const copy = async () => {
+    const text = curlCommand(baseUrl, request);
+    setCurl(text);
+    await navigator.clipboard?.writeText(text).catch(() => {});
+  };
 
   return html`
-    <section class="explorer">
-      <h2>API explorer</h2>
-      <label>Endpoint
-        <select data-testid="endpoint" value=${ep.id} onChange=${(e) => setId(e.target.value)}>
-          ${endpoints.map((e) => html`<option value=${e.id}>${e.id} — ${e.methods.join(",")} ${e.path}${e.auth ? " (auth)" : ""}</option>`)}
-        </select>
-      </label>
-      ${ep.doc ? html`<p class="doc">${ep.doc}</p>` : null}
+    <div class="call-form">
       <div class="line">
         <select data-testid="method" value=${method} onChange=${(e) => setMethod(e.target.value)}>
-          ${ep.methods.map((m) => html`<option>${m}</option>`)}
+          ${ep.methods.map((x) => html`<option>${x}</option>`)}
         </select>
-        <input data-testid="path" class="grow" value=${path} onInput=${(e) => setPath(e.target.value)} />
+        <code class="grow url" data-testid="path">${request.path}</code>
       </div>
+      ${
+        form.params.length > 0
+          ? html`<table class="params" data-testid="params">
+        <thead><tr><th>Parameter</th><th>In</th><th>Type</th><th>Value</th></tr></thead>
+        <tbody>
+          ${form.params.map((p) => {
+            const k = `${p.place}:${p.name}`;
+            return html`<tr>
+              <td><code>${p.name}${p.optional ? "?" : ""}</code></td>
+              <td>${p.place}</td>
+              <td><code>${p.type ? typeText(p.type) : "string"}</code></td>
+              <td><${ParamInput} param=${p} value=${values[k]} onInput=${(v) => setValues({ ...values, [k]: v })} /></td>
+            </tr>`;
+          })}
+        </tbody>
+      </table>`
+          : null
+      }
       <label>Bearer token ${ep.auth ? html`<span class="pill">required</span>` : null}
         <input data-testid="token" value=${token} placeholder="from POST /auth/login or /auth/signup" onInput=${(e) => setToken(e.target.value)} />
       </label>
-      <label>JSON body
-        <textarea data-testid="body" rows="8" value=${body} onInput=${(e) => setBody(e.target.value)}></textarea>
+      ${
+        form.body !== null
+          ? html`<label>JSON body ${ep.raw ? html`<span class="muted">(raw endpoint: sent as written)</span>` : null}
+        <textarea data-testid="body" class="json ${bodyError ? "invalid" : ""}" rows=${Math.min(Math.max(body.split("\n").length + 1, 4), 20)}
+          spellcheck="false" value=${body} onInput=${(e) => setBody(e.target.value)}></textarea>
       </label>
-      <button data-testid="send" disabled=${busy} onClick=${send}>${busy ? "Calling…" : "Call"}</button>
+      ${bodyError ? html`<p class="error" data-testid="body-error">Not valid JSON: ${bodyError}</p>` : null}
+      ${html`<${BodyFields} ep=${ep} method=${method} />`}`
+          : null
+      }
+      <div class="buttons">
+        <button data-testid="send" disabled=${busy || missing.length > 0} onClick=${send}>${busy ? "Calling…" : "Call"}</button>
+        <button class="secondary" data-testid="copy-curl" onClick=${copy}>Copy as curl</button>
+        ${form.body !== null && body !== initialBody ? html`<button class="secondary" onClick=${() => setBody(initialBody)}>Reset body</button>` : null}
+        ${missing.length ? html`<span class="muted">fill in ${missing.join(", ")}</span>` : null}
+      </div>
+      ${curl ? html`<pre class="curl" data-testid="curl">${curl}</pre>` : null}
       ${result ? html`<${Result} result=${result} />` : null}
-    </section>
+    </div>
   `;
+}
+
+/** The body's fields from the schema, optional ones included, for what to add to the JSON. */
+function BodyFields({ ep, method }) {
+  const fields = (ep.request?.fields ?? []).filter((f) =>
+    ep.forms[method].params.some((p) => p.name === f.wireName) ? false : f.location !== "path",
+  );
+  if (fields.length === 0) return null;
+  return html`<details class="body-fields"><summary>Body fields</summary>
+    <ul>${fields.map((f) => html`<li><code>${f.wireName}${f.optional ? "?" : ""}: ${typeText(f.type)}</code></li>`)}</ul>
+  </details>`;
 }
 
 function Result({ result }) {

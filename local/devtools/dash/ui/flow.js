@@ -1,3 +1,4 @@
+/* global document */
 // The flow diagram: services, databases, topics, buckets and cron jobs laid out with dagre; service
 // calls are solid arrows, publish and subscribe dashed ones.
 import { html } from "./html.js";
@@ -5,10 +6,26 @@ import { Loading, useJson } from "./api.js";
 import dagre from "dagre";
 
 const HEIGHT = { service: 48, database: 40, topic: 40, bucket: 40, cron: 40 };
+/** The fonts style.css gives the diagram's text: measured with them, every label fits its box. */
+const FONT = "system-ui, -apple-system, 'Segoe UI', sans-serif";
+const NODE_FONT = `13px ${FONT}`;
+const EDGE_FONT = `11px ${FONT}`;
+const LINE = 13;
 
-/** Wide enough for the label at 13px. */
+let measurer = null;
+function textWidth(text, font) {
+  measurer ??= document.createElement("canvas").getContext("2d");
+  measurer.font = font;
+  return measurer.measureText(text).width;
+}
+
 function nodeWidth(n) {
-  return Math.max(130, n.label.length * 7.6 + 28);
+  return Math.max(130, textWidth(n.label, NODE_FONT) + 28);
+}
+
+/** An edge label's lines: a call edge names one endpoint per line. */
+function labelLines(e) {
+  return e.label ? e.label.split(", ") : [];
 }
 
 /** The box holding every node and edge point (edges routed round a cycle can leave dagre's graph box). */
@@ -20,11 +37,17 @@ function bounds(g) {
     xs.push(n.x - n.width / 2, n.x + n.width / 2);
     ys.push(n.y - n.height / 2, n.y + n.height / 2);
   }
-  for (const e of g.edges())
-    for (const p of g.edge(e).points) {
+  for (const e of g.edges()) {
+    const edge = g.edge(e);
+    for (const p of edge.points) {
       xs.push(p.x);
-      ys.push(p.y - 14);
+      ys.push(p.y);
     }
+    if (edge.width) {
+      xs.push(edge.x - edge.width / 2, edge.x + edge.width / 2);
+      ys.push(edge.y - edge.height / 2, edge.y + edge.height / 2);
+    }
+  }
   const pad = 16;
   const x = Math.min(...xs) - pad;
   const y = Math.min(...ys) - pad;
@@ -33,10 +56,17 @@ function bounds(g) {
 
 function layout(flow) {
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: "LR", nodesep: 30, ranksep: 80, marginx: 20, marginy: 20 });
+  g.setGraph({ rankdir: "TB", nodesep: 24, ranksep: 50, edgesep: 12, marginx: 20, marginy: 20 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of flow.nodes) g.setNode(n.id, { width: nodeWidth(n), height: HEIGHT[n.kind] });
-  flow.edges.forEach((e, i) => g.setEdge(e.from, e.to, {}, `e${i}`));
+  flow.edges.forEach((e, i) => {
+    const lines = labelLines(e);
+    // dagre leaves room for a label of this size and puts it at (x, y), clear of the nodes.
+    const label = lines.length
+      ? { width: Math.max(...lines.map((l) => textWidth(l, EDGE_FONT))) + 10, height: lines.length * LINE + 6, labelpos: "c" }
+      : {};
+    g.setEdge(e.from, e.to, label, `e${i}`);
+  });
   dagre.layout(g);
   return g;
 }
@@ -57,6 +87,7 @@ export function Flow() {
         <span><svg width="40" height="10"><line x1="0" y1="5" x2="40" y2="5" class="edge call" /></svg> service call</span>
         <span><svg width="40" height="10"><line x1="0" y1="5" x2="40" y2="5" class="edge publish" /></svg> publish / subscribe</span>
       </p>
+      <div class="flow-scroll">
       <svg class="flow" data-testid="flow" width=${width} height=${height} viewBox="${x} ${y} ${width} ${height}">
         <defs>
           <marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
@@ -64,11 +95,21 @@ export function Flow() {
           </marker>
         </defs>
         ${flow.edges.map((e, i) => {
-          const pts = g.edge(e.from, e.to, `e${i}`).points;
-          const mid = pts[Math.floor(pts.length / 2)];
+          const edge = g.edge(e.from, e.to, `e${i}`);
           return html`<g data-testid="edge" data-from=${e.from} data-to=${e.to} data-kind=${e.kind} data-dashed=${String(e.dashed)}>
-            <path d=${path(pts)} class="edge ${e.kind}" marker-end="url(#arrow)" />
-            ${e.label ? html`<text x=${mid.x} y=${mid.y - 4} class="edge-label">${e.label}</text>` : null}
+            <path d=${path(edge.points)} class="edge ${e.kind}" marker-end="url(#arrow)" />
+          </g>`;
+        })}
+        ${flow.edges.map((e, i) => {
+          const edge = g.edge(e.from, e.to, `e${i}`);
+          const lines = labelLines(e);
+          if (!lines.length) return null;
+          const top = edge.y - edge.height / 2;
+          return html`<g data-testid="edge-label">
+            <rect class="edge-label-box" x=${edge.x - edge.width / 2} y=${top} width=${edge.width} height=${edge.height} rx="3" />
+            <text class="edge-label" x=${edge.x} y=${top + 3}>
+              ${lines.map((l, j) => html`<tspan x=${edge.x} y=${top + 3 + (j + 1) * LINE - 3}>${l}</tspan>`)}
+            </text>
           </g>`;
         })}
         ${flow.nodes.map((n) => {
@@ -80,6 +121,7 @@ export function Flow() {
           </g>`;
         })}
       </svg>
+      </div>
     </section>
   `;
 }

@@ -1,37 +1,7 @@
-// Databases (migration status), the object browser, cron jobs (run now, see the trace), and Pub/Sub queues.
+// The object browser, cron jobs (run now, see the trace), and Pub/Sub queues.
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { html } from "./html.js";
 import { Loading, sendJson, useJson, useStream } from "./api.js";
-
-/** Dirty, up to date or pending, as a pill. */
-function DatabaseState({ d }) {
-  if (d.error) return html`<span class="pill bad" data-testid="db-state">unreadable</span>`;
-  if (d.dirty) return html`<span class="pill bad" data-testid="db-state">dirty</span>`;
-  if (d.migrations.every((m) => m.applied)) return html`<span class="pill ok" data-testid="db-state">up to date</span>`;
-  return html`<span class="pill bad" data-testid="db-state">pending</span>`;
-}
-
-export function Databases() {
-  const [dbs, error] = useJson("/api/migrations");
-  if (!dbs) return html`<${Loading} error=${error} />`;
-  return html`
-    <section>
-      <h2>Databases</h2>
-      ${dbs.map(
-        (d) => html`
-          <div class="card" data-testid="database" data-database=${d.database}>
-            <h3>${d.database} <span class="muted">(service ${d.service})</span> <${DatabaseState} d=${d} /> <span class="muted" data-testid="db-version">${d.error ? "version unknown" : d.version < 0 ? "no migration applied" : `version ${d.version}`}</span></h3>
-            ${d.error ? html`<p class="error">${d.error}</p>` : null}
-            <table class="list">
-              <thead><tr><th>#</th><th>Migration</th><th>Status</th></tr></thead>
-              <tbody>${d.migrations.map((m) => html`<tr data-testid="migration" data-state=${m.applied ? "applied" : "pending"}><td>${m.number}</td><td><code>${m.file}</code></td><td>${m.applied ? "applied" : html`<span class="error">pending</span>`}</td></tr>`)}</tbody>
-            </table>
-          </div>
-        `,
-      )}
-    </section>
-  `;
-}
 
 function BucketObjects({ bucket }) {
   const [prefix, setPrefix] = useState("");

@@ -1,4 +1,4 @@
-// Request/response schemas from the app model, as text and as example JSON.
+// Request/response schemas from the app model, as TypeScript-like text.
 
 /** A type schema as TypeScript-like text. */
 export function typeText(t) {
@@ -18,53 +18,4 @@ export function typeText(t) {
     default:
       return t.kind;
   }
-}
-
-function example(t) {
-  switch (t.kind) {
-    case "string":
-      return "";
-    case "number":
-    case "bigint":
-    case "decimal":
-      return 0;
-    case "boolean":
-      return false;
-    case "date":
-      return new Date().toISOString();
-    case "literal":
-      return t.value;
-    case "array":
-      return [];
-    case "object":
-      return Object.fromEntries(t.fields.filter((f) => !f.optional).map((f) => [f.wireName, example(f.type)]));
-    case "map":
-      return {};
-    case "union":
-      return example(t.types[0]);
-    case "validated":
-      return example(t.base);
-    default:
-      return null;
-  }
-}
-
-const BODYLESS = new Set(["GET", "HEAD", "DELETE"]);
-
-/** Where a request field travels for a method (Encore's rule: path, then query for GET/HEAD/DELETE, else body). */
-export function fieldPlace(f, method) {
-  if (f.location !== "default") return f.location;
-  return BODYLESS.has(method) ? "query" : "body";
-}
-
-/** A starting path (with a query template) and JSON body for calling an endpoint with `method`. */
-export function callTemplate(ep, method) {
-  const fields = ep.request?.fields ?? [];
-  const query = fields.filter((f) => fieldPlace(f, method) === "query").map((f) => `${encodeURIComponent(f.wireName)}=`);
-  const body = fields.filter((f) => fieldPlace(f, method) === "body");
-  const bodyObj = Object.fromEntries(body.filter((f) => !f.optional).map((f) => [f.wireName, example(f.type)]));
-  return {
-    path: ep.path + (query.length ? `?${query.join("&")}` : ""),
-    body: body.length ? JSON.stringify(bodyObj, null, 2) : "",
-  };
 }

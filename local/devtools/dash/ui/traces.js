@@ -1,8 +1,8 @@
 /* global location */
 // The trace list (live) and the trace view: a waterfall of spans and their events, with details.
-import { useCallback, useEffect, useState } from "preact/hooks";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { html, ms } from "./html.js";
-import { Loading, getJson, sendJson, useStream } from "./api.js";
+import { Loading, getJson, sendJson, useJson, useStream } from "./api.js";
 import { waterfallRows, rowLabel } from "./waterfall.js";
 
 function spanTitle(s) {
@@ -10,28 +10,83 @@ function spanTitle(s) {
   return `${s.service}.${s.endpoint ?? ""}`;
 }
 
+const STATUSES = [
+  ["", "any status"],
+  ["ok", "ok"],
+  ["error", "error"],
+  ["2xx", "2xx"],
+  ["3xx", "3xx"],
+  ["4xx", "4xx"],
+  ["5xx", "5xx"],
+];
+
+/** The list's filter as a query string (empty criteria left out). */
+function filterQuery(f) {
+  const p = new URLSearchParams();
+  for (const [k, v] of Object.entries(f)) if (v) p.set(k, v);
+  return p.toString();
+}
+
 export function TraceList() {
+  const [filter, setFilter] = useState({ service: "", endpoint: "", status: "", q: "" });
   const [traces, setTraces] = useState(null);
   const [error, setError] = useState(null);
-  useEffect(() => {
-    getJson("/api/traces").then(setTraces, (e) => setError(e.message));
+  const [catalog] = useJson("/api/catalog");
+  const query = filterQuery(filter);
+  // The list for the latest filter only: an answer for an earlier one that comes late is dropped.
+  const latest = useRef(query);
+  latest.current = query;
+  const load = useCallback(() => {
+    const q = latest.current;
+    getJson(`/api/traces?${q}`).then(
+      (list) => q === latest.current && setTraces(list),
+      (e) => setError(e.message),
+    );
   }, []);
-  const onTrace = useCallback(
-    (sum) =>
+  useEffect(() => {
+    load();
+  }, [query]);
+  // Live: unfiltered, each summary the server streams goes straight in; filtered, the server decides, so the list reloads (at most every 300 ms).
+  const pending = useRef(null);
+  const onTrace = useCallback((sum) => {
+    if (latest.current === "") {
       setTraces((old) =>
         old === null ? old : [sum, ...old.filter((t) => t.traceId !== sum.traceId)].sort((a, b) => b.start - a.start).slice(0, 200),
-      ),
-    [],
-  );
+      );
+      return;
+    }
+    pending.current ??= setTimeout(() => {
+      pending.current = null;
+      load();
+    }, 300);
+  }, []);
+  useEffect(() => () => clearTimeout(pending.current), []);
   useStream("trace", onTrace);
   if (traces === null) return html`<${Loading} error=${error} />`;
   const clear = () => sendJson("/api/traces", "DELETE").then(() => setTraces([]));
+  const set = (k) => (e) => setFilter({ ...filter, [k]: e.target.value, ...(k === "service" ? { endpoint: "" } : {}) });
+  const service = catalog?.services.find((s) => s.name === filter.service);
+  const names = service ? [...service.endpoints.map((e) => e.name), ...service.subscriptions.map((x) => x.name)] : [];
   return html`
     <section>
       <h2>Traces <button class="small" onClick=${clear}>Clear</button></h2>
-      ${traces.length === 0 ? html`<p class="muted">No traces yet: call an endpoint (the API explorer is one way).</p>` : null}
+      <div class="filters" data-testid="trace-filters">
+        <select aria-label="service" data-testid="filter-service" value=${filter.service} onChange=${set("service")}>
+          <option value="">all services</option>
+          ${(catalog?.services ?? []).map((s) => html`<option>${s.name}</option>`)}
+        </select>
+        <select aria-label="endpoint" data-testid="filter-endpoint" value=${filter.endpoint} onChange=${set("endpoint")} disabled=${!service}>
+          <option value="">all endpoints</option>
+          ${names.map((n) => html`<option>${n}</option>`)}
+        </select>
+        <select aria-label="status" data-testid="filter-status" value=${filter.status} onChange=${set("status")}>
+          ${STATUSES.map(([v, label]) => html`<option value=${v}>${label}</option>`)}
+        </select>
+        <input aria-label="search" data-testid="filter-q" class="grow" placeholder="search path, names, trace id, error" value=${filter.q} onInput=${set("q")} />
+      </div>
+      ${traces.length === 0 ? html`<p class="muted">${query ? "No trace matches." : "No traces yet: call an endpoint (the API explorer is one way)."}</p>` : null}
       <table class="list" data-testid="trace-list">
-        <thead><tr><th>Started</th><th>What</th><th>Request</th><th>Status</th><th>Duration</th><th>Spans</th></tr></thead>
+        <thead><tr><th>Started</th><th>What</th><th>Request</th><th>Status</th><th>Duration</th><th title="Rows of its waterfall: spans and their events, with the deliveries it caused">Spans</th></tr></thead>
         <tbody>
           ${traces.map(
             (t) => html`
@@ -41,7 +96,7 @@ export function TraceList() {
                 <td>${t.method ? `${t.method} ${t.path}` : (t.messageId ?? "")}</td>
                 <td>${t.status ?? (t.isError ? "error" : t.durationMs === undefined ? "running" : "ok")}</td>
                 <td>${ms(t.durationMs)}</td>
-                <td>${t.spans}</td>
+                <td data-testid="span-count">${t.spans}</td>
               </tr>
             `,
           )}

@@ -4,8 +4,9 @@
 
 /** Rows: { key, type: "span" | "event", kind, depth, start, durationMs, error, record }. */
 export function waterfallRows(trace, linked) {
-  const spans = trace.spans;
-  const deliveries = linked.flatMap((t) => t.spans.filter((s) => s.kind === "pubsub_message"));
+  // The deliveries' own spans (their service calls) are placed under them like the trace's own.
+  const spans = [...trace.spans, ...linked.flatMap((t) => t.spans)];
+  const deliveries = spans.filter((s) => s.kind === "pubsub_message" && s.traceId !== trace.traceId);
   const placed = new Set();
   const rows = [];
 
@@ -24,6 +25,8 @@ export function waterfallRows(trace, linked) {
     });
     // Spans it started that no event accounts for (the auth call of a request).
     for (const child of spans.filter((c) => c.parentSpanId === s.spanId && c.callerEventId === undefined)) addSpan(child, depth + 1);
+    // Event ids are unique within a trace only.
+    const callees = (ev) => spans.filter((c) => c.traceId === s.traceId && c.callerEventId === ev.id);
     for (const ev of s.events) {
       rows.push({
         key: `e:${s.spanId}:${ev.id}`,
@@ -35,13 +38,13 @@ export function waterfallRows(trace, linked) {
         error: ev.error,
         record: ev,
       });
-      if (ev.kind === "rpc_call") for (const callee of spans.filter((c) => c.callerEventId === ev.id)) addSpan(callee, depth + 2);
+      if (ev.kind === "rpc_call") for (const callee of callees(ev)) addSpan(callee, depth + 2);
       if (ev.kind === "pubsub_publish")
         for (const d of deliveries.filter((d) => d.messageId === ev.fields.messageId)) addSpan(d, depth + 2);
     }
   };
-  for (const s of spans.filter((s) => s.parentSpanId === undefined)) addSpan(s, 0);
-  for (const s of [...spans, ...deliveries]) addSpan(s, 0);
+  for (const s of trace.spans.filter((s) => s.parentSpanId === undefined)) addSpan(s, 0);
+  for (const s of spans) addSpan(s, 0);
   return rows;
 }
 
