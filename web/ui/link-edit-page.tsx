@@ -5,9 +5,11 @@ import { call, type Link } from "./api";
 import { FormError } from "./field";
 import { apiErrors, checkDraft, draftOf, withSchemes, type LinkErrors } from "./link-draft";
 import { LinkFields } from "./link-fields";
+import { usePageTitle } from "./page-title";
 import { useLoad } from "./use-load";
 
 export function LinkEditPage({ code }: { code: string }) {
+  usePageTitle(`Edit ${code}`);
   const loaded = useLoad(() => call<Link>("GET", `/urls/${encodeURIComponent(code)}`), code);
   return (
     <section aria-labelledby="edit-title">
