@@ -6,17 +6,8 @@ import { db } from "./db";
 import { qrCodes } from "./bucket";
 import { qrObjectName } from "./qr";
 import { addDays, utcDay } from "../lib/utc-day";
+import { EXPIRED_KEPT_MS, STALE_AFTER_MS } from "./retention";
 import { deleteOldVisitorHashes, visitorHashRetentionDays } from "./visitors";
-
-/**
- * A link with zero clicks is stale once it is STRICTLY older than this: created_at < now - 90×24h.
- * A link created exactly 90×24h ago stays until the next run. Fixed hours, not calendar days, so
- * the boundary does not move with the database session's time zone or DST.
- */
-export const STALE_AFTER_MS = 90 * 24 * 60 * 60 * 1000;
-
-/** An expired link is kept this long after it expires (its owner can still see it and revive it), then deleted. */
-export const EXPIRED_KEPT_MS = 30 * 24 * 60 * 60 * 1000;
 
 /** Cutoffs says which links are stale: both bounds are strict. */
 export interface Cutoffs {

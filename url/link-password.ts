@@ -1,20 +1,15 @@
 // Link passwords: kept only as salted scrypt hashes, with the same costs and format as account passwords.
 import { APIError } from "encore.dev/api";
 import { hashPassword, verifyPassword } from "../auth/password";
-
-/** The shortest and longest link password, in characters. */
-export const MIN_LINK_PASSWORD = 8;
-export const MAX_LINK_PASSWORD = 128;
+import { linkPasswordProblem } from "./link-rules";
 
 /**
  * validateLinkPassword returns a new link password if it is 8 to 128 characters long. The request types
  * bound it in UTF-8 bytes (what Encore's validation counts); this counts characters, as the message says.
  */
 export function validateLinkPassword(password: string): string {
-  const length = [...password].length;
-  if (length < MIN_LINK_PASSWORD || length > MAX_LINK_PASSWORD) {
-    throw APIError.invalidArgument(`password must be ${MIN_LINK_PASSWORD} to ${MAX_LINK_PASSWORD} characters`);
-  }
+  const problem = linkPasswordProblem(password);
+  if (problem !== null) throw APIError.invalidArgument(problem);
   return password;
 }
 

@@ -1,4 +1,4 @@
-// GET /urls and DELETE /urls/:code: the links of a workspace, as its roles allow.
+// GET /urls, GET /urls/:code and DELETE /urls/:code: the links of a workspace, as its roles allow.
 import { api, APIError, type Query } from "encore.dev/api";
 import type { MaxLen } from "encore.dev/validate";
 import { ObjectNotFound } from "encore.dev/storage/objects";
@@ -7,9 +7,9 @@ import { publicBaseUrl, shortUrl } from "./base-url";
 import { qrCodes } from "./bucket";
 import { currentActor, linkAccess, workspaceAccess } from "./access";
 import { recordAudit } from "./audit-log";
-import { decodeCursor, encodeCursor } from "./cursor";
 import { db } from "./db";
 import type { Link } from "./link";
+import { decodeAfter, encodeAfter, listOrder } from "./list-order";
 import { qrCodeUrl, qrObjectName } from "./qr";
 import { validateTag } from "./tags";
 import { inTransaction } from "./transaction";
@@ -18,10 +18,15 @@ import { userLabels } from "./user-labels";
 /** PAGE_SIZE is how many links one GET /urls page holds. */
 export const PAGE_SIZE = 20;
 
-/** ListUrlsRequest picks the page, and optionally a tag and a search. */
+/** ListUrlsRequest picks the page, and optionally a tag, a search and the order. */
 export interface ListUrlsRequest {
-  /** nextCursor from the previous page; absent for the first page. Pass the same tag and q with it. */
+  /** nextCursor from the previous page; absent for the first page. Pass the same tag, q and sort with it. */
   cursor?: Query<string>;
+  /**
+   * "created" (newest first, the default), "clicks" (most first; links whose count changes between pages
+   * may show twice or not at all) or "code" (code or alias, A to Z, capitals first).
+   */
+  sort?: Query<string>;
   /** Only links with this tag (any letter case). */
   tag?: Query<string>;
   /** Only links whose code (or alias) or target contains this text, in any letter case; at most 200 characters. */
@@ -33,15 +38,15 @@ export interface ListUrlsRequest {
 /** The longest search text, in characters. */
 const MAX_SEARCH = 200;
 
-/** ListUrlsResponse is one page of links, newest first. */
+/** ListUrlsResponse is one page of links, in the order asked for. */
 export interface ListUrlsResponse {
   urls: Link[];
   /** Present when more links follow; pass it as `cursor`. */
   nextCursor?: string;
 }
 
-/** DeleteUrlRequest names the link to delete. */
-export interface DeleteUrlRequest {
+/** UrlRequest names one link: its code or alias. */
+export interface UrlRequest {
   code: string;
 }
 
@@ -91,13 +96,15 @@ export function toLink(row: LinkRow, base: string, emails: Map<string, string>):
 }
 
 /**
- * listUrls pages through a workspace's links, newest first; any member may. Keyset paging on id (a sequence, so
- * higher is newer) stays exact when links are added or deleted between pages, unlike an offset.
+ * listUrls pages through a workspace's links, newest first or as `sort` asks; any member may. Keyset paging
+ * (on id, a sequence, so higher is newer; on clicks and id; on code) stays exact when links are added or
+ * deleted between pages, unlike an offset.
  */
 export const listUrls = api(
   { expose: true, auth: true, method: "GET", path: "/urls" },
-  async ({ cursor, tag, q, workspaceId }: ListUrlsRequest): Promise<ListUrlsResponse> => {
-    const before = cursor === undefined ? null : decodeCursor(cursor);
+  async ({ cursor, tag, q, sort, workspaceId }: ListUrlsRequest): Promise<ListUrlsResponse> => {
+    const order = listOrder(sort);
+    const after = cursor === undefined ? { id: null, clicks: null, code: null } : decodeAfter(order, cursor);
     const withTag = tag === undefined || tag === "" ? null : validateTag(tag, "tag");
     const search = q === undefined || q.trim() === "" ? null : likePattern(q.trim());
     const { workspaceId: id } = await workspaceAccess(currentActor(), workspaceId, "link.read");
@@ -107,10 +114,14 @@ export const listUrls = api(
              password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url,
              disabled_at IS NOT NULL AS disabled, disabled_reason, flagged
       FROM urls
-      WHERE workspace_id = ${id}::text::bigint AND (${before}::int IS NULL OR id < ${before}::int)
+      WHERE workspace_id = ${id}::text::bigint
+        AND CASE ${order}::text
+          WHEN 'clicks' THEN ${after.id}::int IS NULL OR (clicks, id) < (${after.clicks}::int, ${after.id}::int)
+          WHEN 'code' THEN ${after.code}::text IS NULL OR code > ${after.code}::text
+          ELSE ${after.id}::int IS NULL OR id < ${after.id}::int END
         AND (${withTag}::text IS NULL OR tags @> ARRAY[${withTag}::text])
         AND (${search}::text IS NULL OR code ILIKE ${search}::text OR original_url ILIKE ${search}::text)
-      ORDER BY id DESC
+      ORDER BY CASE WHEN ${order}::text = 'clicks' THEN clicks END DESC, CASE WHEN ${order}::text = 'code' THEN code END, id DESC
       LIMIT ${PAGE_SIZE + 1}
     `;
     const page = rows.slice(0, PAGE_SIZE);
@@ -118,10 +129,27 @@ export const listUrls = api(
     const emails = await userLabels(page.map((row) => row.creator));
     return {
       urls: page.map((row) => toLink(row, base, emails)),
-      nextCursor: rows.length > PAGE_SIZE ? encodeCursor(page[page.length - 1].id) : undefined,
+      nextCursor: rows.length > PAGE_SIZE ? encodeAfter(order, page[page.length - 1]) : undefined,
     };
   },
 );
+
+/**
+ * getUrl answers one link of the caller's workspaces, whatever its state (expired, disabled, at its
+ * limit), so its owner can see and change it; any member may. Elsewhere it is not_found.
+ */
+export const getUrl = api({ expose: true, auth: true, method: "GET", path: "/urls/:code" }, async ({ code }: UrlRequest): Promise<Link> => {
+  const { id } = await linkAccess(currentActor(), code, "link.read");
+  const row = await db.queryRow<LinkRow>`
+    SELECT id, code, workspace_id::text AS workspace_id, creator, original_url, clicks, created_at, expires_at, last_clicked_at,
+           password_hash IS NOT NULL AS has_password, max_clicks, tags, ios_url, android_url,
+           disabled_at IS NOT NULL AS disabled, disabled_reason, flagged
+    FROM urls WHERE id = ${id}
+  `;
+  // Deleted between the access check and this read.
+  if (row === null) throw APIError.notFound("URL not found");
+  return toLink(row, publicBaseUrl(), await userLabels([row.creator]));
+});
 
 /** likePattern matches `text` anywhere, taking its own %, _ and backslashes literally (LIKE escapes with a backslash). */
 function likePattern(text: string): string {
@@ -135,7 +163,7 @@ function likePattern(text: string): string {
  */
 export const deleteUrl = api(
   { expose: true, auth: true, method: "DELETE", path: "/urls/:code" },
-  async ({ code }: DeleteUrlRequest): Promise<void> => {
+  async ({ code }: UrlRequest): Promise<void> => {
     const actor = currentActor();
     await inTransaction(async (tx) => {
       const link = await linkAccess(actor, code, "link.change", tx, true);

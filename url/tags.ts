@@ -3,27 +3,23 @@ import { api, APIError, type Query } from "encore.dev/api";
 import type { MatchesRegexp, MaxLen, MinLen } from "encore.dev/validate";
 import { currentActor, workspaceAccess } from "./access";
 import { db } from "./db";
-
-/** MAX_TAGS is how many tags one link may carry. */
-export const MAX_TAGS = 10;
-
-/** TAG_SHAPE is one tag as given: 1 to 32 letters, digits, '-' or '_'. */
-const TAG_SHAPE = /^[A-Za-z0-9_-]{1,32}$/;
+import { tagProblem, tagsProblem } from "./link-rules";
 
 /** Tag is one tag in a request type. */
 export type Tag = string & MinLen<1> & MaxLen<32> & MatchesRegexp<"^[A-Za-z0-9_-]+$">;
 
 /** validateTag returns a tag lower-cased, or throws invalid_argument naming `field`. */
 export function validateTag(tag: string, field = "tags"): string {
-  if (!TAG_SHAPE.test(tag)) throw APIError.invalidArgument(`${field}: each tag must be 1 to 32 letters, digits, '-' or '_'`);
+  const problem = tagProblem(tag, field);
+  if (problem !== null) throw APIError.invalidArgument(problem);
   return tag.toLowerCase();
 }
 
 /** validateTags returns the tags lower-cased, each once, in the order given; at most 10. */
 export function validateTags(tags: readonly string[]): string[] {
-  const unique = [...new Set(tags.map((t) => validateTag(t)))];
-  if (unique.length > MAX_TAGS) throw APIError.invalidArgument(`tags: at most ${MAX_TAGS} tags per link`);
-  return unique;
+  const problem = tagsProblem(tags);
+  if (problem !== null) throw APIError.invalidArgument(problem);
+  return [...new Set(tags.map((t) => t.toLowerCase()))];
 }
 
 /** ListTagsRequest picks the workspace. */

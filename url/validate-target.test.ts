@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { APIError, ErrCode } from "encore.dev/api";
-import { MAX_TARGET_BYTES, validateTarget } from "./validate-target";
+import { MAX_TARGET_BYTES } from "./link-rules";
+import { validateTarget } from "./validate-target";
 
 const OWN = ["sho.rt", "127.0.0.1"];
 const SITE = "https://example.com/";

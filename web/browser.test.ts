@@ -71,6 +71,11 @@ describeLocal("web app in Chromium", () => {
     return (await link.textContent())!.trim();
   }
 
+  /** The code of a short URL: its last path segment. */
+  function code(shortUrl: string): string {
+    return new URL(shortUrl).pathname.slice(1);
+  }
+
   /** The accessible description of a field: the API's error shown beneath it. */
   async function fieldError(page: Page, label: string): Promise<string> {
     const input = page.getByLabel(label, { exact: true });
@@ -104,24 +109,25 @@ describeLocal("web app in Chromium", () => {
     await visitor.close();
 
     await page.getByRole("link", { name: "My links", exact: true }).click();
-    const item = page.getByRole("listitem", { name: shortUrl });
+    const item = page.getByRole("row", { name: shortUrl });
     await item.waitFor();
     expect(await item.getByTestId("clicks").textContent()).toBe("1");
-    expect(await item.getByText("Never expires").count()).toBe(1);
+    expect(await item.getByTestId("status").allTextContents()).toEqual(["Active"]);
     await screenshot(page, "my-links");
 
-    await item.getByRole("link", { name: "Details" }).click();
+    await item.getByRole("link", { name: code(shortUrl), exact: true }).click();
     await page.getByRole("heading", { name: shortUrl }).waitFor();
-    await page.getByText("1 clicks in all").waitFor();
+    expect(await page.getByTestId("clicks").textContent()).toBe("1");
     await page.getByRole("link", { name: "← My links" }).click();
 
-    await page.getByRole("listitem", { name: shortUrl }).getByRole("button", { name: "Delete", exact: true }).click();
+    const remove = page.getByRole("row", { name: shortUrl }).getByRole("button", { name: `Delete ${code(shortUrl)}`, exact: true });
+    await remove.click();
     const dialog = page.getByRole("dialog", { name: "Delete this link?" });
     await dialog.getByRole("button", { name: "Cancel" }).click();
-    expect(await page.getByRole("listitem", { name: shortUrl }).count()).toBe(1);
-    await page.getByRole("listitem", { name: shortUrl }).getByRole("button", { name: "Delete", exact: true }).click();
+    expect(await page.getByRole("row", { name: shortUrl }).count()).toBe(1);
+    await remove.click();
     await dialog.getByRole("button", { name: "Delete", exact: true }).click();
-    await page.getByRole("listitem", { name: shortUrl }).waitFor({ state: "detached" });
+    await page.getByRole("row", { name: shortUrl }).waitFor({ state: "detached" });
     expect((await fetch(`${shortUrl}/stats`)).status).toBe(404);
     await context.close();
   });
@@ -139,10 +145,10 @@ describeLocal("web app in Chromium", () => {
     await page.getByLabel("Long URL", { exact: true }).fill("not a url");
     await page.getByRole("button", { name: "Shorten", exact: true }).click();
     await page.locator("#field-url-error").waitFor();
-    expect(await fieldError(page, "Long URL")).toBe("url is not a valid URL");
+    expect(await fieldError(page, "Long URL")).toBe("The long URL is not a valid URL.");
     await page.getByLabel("Long URL", { exact: true }).fill("ftp://example.com/file");
     await page.getByRole("button", { name: "Shorten", exact: true }).click();
-    await page.getByText(/^url scheme "ftp:" is not allowed/).waitFor();
+    await page.getByText(/^The long URL scheme "ftp:" is not allowed/).waitFor();
     await screenshot(page, "url-error");
     await context.close();
   });
@@ -207,7 +213,7 @@ describeLocal("web app in Chromium", () => {
     expect(background).toBe("rgb(17, 20, 24)");
     await screenshot(page, "phone-dark");
     await page.getByRole("link", { name: "My links", exact: true }).click();
-    await page.getByRole("listitem").first().waitFor();
+    await page.locator("tr.link").first().waitFor();
     expect(await fits()).toBe(true);
     await screenshot(page, "phone-dark-links");
     await context.close();
@@ -258,7 +264,7 @@ describeLocal("web app in Chromium", () => {
       { country: "JP", ua: IPHONE, address: "203.0.113.6", query: "?utm_source=newsletter&utm_medium=email&utm_campaign=launch" },
     ]);
     await page.getByRole("button", { name: "7 days" }).click();
-    const totals = page.getByRole("definition");
+    const totals = page.getByLabel(/^Totals, /).getByRole("definition");
     await page.getByText("Unique visitors", { exact: true }).first().waitFor();
     expect(await totals.allTextContents()).toEqual(["12", "6", "3"]);
     await page.getByRole("img", { name: /^Clicks per day, chart of 7 days: clicks: 12, unique visitors: 6/ }).waitFor();

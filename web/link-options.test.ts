@@ -39,7 +39,7 @@ describeLocal("link options in the web app (Chromium)", () => {
     await page.getByRole("button", { name: "Shorten", exact: true }).click();
     const tagError = page.locator("#field-tags-error");
     await tagError.waitFor();
-    expect(await tagError.textContent()).toBe('"tag!" is not a tag: use 1 to 32 letters, digits, - or _');
+    expect(await tagError.textContent()).toBe(`"tag!" is not a tag: each must be 1 to 32 letters, digits, '-' or '_'.`);
     await screenshot(page, "options-tag-error");
 
     await page.getByLabel("Tags", { exact: true }).fill("Launch, blog");
@@ -53,8 +53,8 @@ describeLocal("link options in the web app (Chromium)", () => {
   it("lists tags, password and limit; searches and filters by tag; imports a CSV with per-row results; exports", async () => {
     await page.getByRole("link", { name: "My links" }).click();
     await page.getByRole("heading", { name: "My links" }).waitFor();
-    const first = page.locator("li.link").first();
-    await first.getByText("Required").waitFor();
+    const first = page.locator("tr.link").first();
+    await first.getByText("Password", { exact: true }).waitFor();
     expect(await first.locator(".tags li").allTextContents()).toEqual(["launch", "blog"]);
 
     const csv =
@@ -68,16 +68,16 @@ describeLocal("link options in the web app (Chromium)", () => {
     expect(await status.locator(".import-errors li").allTextContents()).toEqual([
       'Line 3: url scheme "ftp:" is not allowed: only http and https links can be shortened',
     ]);
-    await expect.poll(() => page.locator("li.link").count(), { timeout: 15_000 }).toBe(3);
+    await expect.poll(() => page.locator("tr.link").count(), { timeout: 15_000 }).toBe(3);
     await screenshot(page, "options-imported");
 
     await page.getByLabel("Search", { exact: true }).fill("IMPORTED-T");
     await expect
-      .poll(() => page.locator("li.link .target").allTextContents(), { timeout: 15_000 })
+      .poll(() => page.locator("tr.link .target").allTextContents(), { timeout: 15_000 })
       .toEqual(["https://example.com/imported-two"]);
     await page.getByLabel("Search", { exact: true }).fill("");
     await page.getByLabel("Tag", { exact: true }).selectOption("blog");
-    await expect.poll(() => page.locator("li.link").count(), { timeout: 15_000 }).toBe(2);
+    await expect.poll(() => page.locator("tr.link").count(), { timeout: 15_000 }).toBe(2);
     await screenshot(page, "options-tag-filter");
 
     const [file] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
@@ -90,27 +90,35 @@ describeLocal("link options in the web app (Chromium)", () => {
     expect(lines).toHaveLength(4);
   });
 
-  it("changes a link's settings on its page: tags, click limit, and its password removed and set again", async () => {
+  it("changes a link's options in its edit form: tags, click limit, and its password removed and set again", async () => {
     await page.getByLabel("Tag", { exact: true }).selectOption("launch");
-    await expect.poll(() => page.locator("li.link").count(), { timeout: 15_000 }).toBe(1);
-    await page.locator("li.link").getByRole("link", { name: "Details" }).click();
-    const settings = page.getByRole("form", { name: "Settings" });
-    await settings.waitFor();
+    await expect.poll(() => page.locator("tr.link").count(), { timeout: 15_000 }).toBe(1);
+    await page
+      .locator("tr.link")
+      .getByRole("link", { name: /^Edit / })
+      .click();
+    const form = page.getByRole("form", { name: "Edit link" });
+    await form.waitFor();
     expect(await page.getByTestId("password-state").textContent()).toBe("Visitors must enter a password.");
-    expect(await settings.getByLabel("Click limit", { exact: true }).inputValue()).toBe("5");
-    await screenshot(page, "options-link-settings");
+    expect(await form.getByLabel("Click limit", { exact: true }).inputValue()).toBe("5");
+    // The UTM parameters stored in the target come back in their own fields.
+    expect(await form.getByLabel("Campaign", { exact: true }).inputValue()).toBe("spring sale");
+    expect(await form.getByLabel("Long URL", { exact: true }).inputValue()).toBe("https://example.com/landing?ref=a%20b#top");
+    await screenshot(page, "options-link-edit");
 
-    await settings.getByRole("button", { name: "Remove password" }).click();
+    await form.getByRole("button", { name: "Remove password" }).click();
     await expect
       .poll(() => page.getByTestId("password-state").textContent(), { timeout: 15_000 })
       .toBe("No password: anyone with the link can follow it.");
-    await settings.getByLabel("Tags", { exact: true }).fill("launch, spring");
-    await settings.getByLabel("Click limit", { exact: true }).fill("");
-    await settings.getByLabel("Password", { exact: true }).fill("a brand new secret");
-    await settings.getByRole("button", { name: "Save settings" }).click();
-    await expect.poll(() => page.getByTestId("password-state").textContent(), { timeout: 15_000 }).toBe("Visitors must enter a password.");
-    expect(await settings.getByLabel("Click limit", { exact: true }).inputValue()).toBe("");
-    expect(await settings.getByLabel("Tags", { exact: true }).inputValue()).toBe("launch, spring");
+    await form.getByLabel("Tags", { exact: true }).fill("launch, spring");
+    await form.getByLabel("Click limit", { exact: true }).fill("");
+    await form.getByLabel("Password", { exact: true }).fill("a brand new secret");
+    await form.getByRole("button", { name: "Save changes" }).click();
+    const facts = page.locator(".details .facts");
+    await facts.waitFor();
+    await expect.poll(() => facts.locator("div", { hasText: "Password" }).locator("dd").textContent()).toBe("Required");
+    expect(await facts.locator("div", { hasText: "Click limit" }).locator("dd").textContent()).toBe("None");
+    expect(await page.locator(".details .tags li").allTextContents()).toEqual(["launch", "spring"]);
     // The page never shows the password itself, nor its hash.
     expect(await page.content()).not.toMatch(/a brand new secret|scrypt/);
   });

@@ -98,10 +98,10 @@ describeLocal("workspaces, API keys and the audit log in the web app (Chromium)"
 
     await page.getByRole("link", { name: "My links" }).click();
     await page.getByRole("heading", { name: "Links of Docs team" }).waitFor();
-    const link = page.locator("li.link", { hasText: code });
+    const link = page.locator("tr.link", { hasText: code });
     await link.waitFor();
     expect(await link.getByTestId("creator").textContent()).toBe(ada);
-    expect(await page.locator("li.link").count()).toBe(1);
+    expect(await page.locator("tr.link").count()).toBe(1);
     await screenshot(page, "team-links");
 
     await page.getByRole("link", { name: "Team" }).click();

@@ -4,6 +4,7 @@ interface FieldProps {
   name: string;
   value: string;
   onValue: (v: string) => void;
+  onBlur?: () => void;
   error?: string | null;
   hint?: string;
   type?: "text" | "email" | "password" | "url" | "datetime-local";
@@ -14,7 +15,7 @@ interface FieldProps {
 }
 
 export function Field(props: FieldProps) {
-  const { label, name, value, onValue, error, hint, type, ...input } = props;
+  const { label, name, value, onValue, onBlur, error, hint, type, ...input } = props;
   const id = `field-${name}`;
   const described = [hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
   return (
@@ -28,6 +29,7 @@ export function Field(props: FieldProps) {
         name={name}
         value={value}
         onInput={(e) => onValue(e.currentTarget.value)}
+        onBlur={onBlur}
         aria-invalid={error ? "true" : undefined}
         aria-describedby={described || undefined}
       />

@@ -1,11 +1,15 @@
-// One link: its target and clicks, its settings, and its click report over a range of days, with a CSV download.
+// One link's details, whatever its state: target, status, dates, options, when it will be removed, its QR
+// code (downloadable), Copy, Edit and Delete, and its click report over a range of days with a CSV download.
 import { useState } from "preact/hooks";
-import { call, download, type ClickReport, type LinkStats } from "./api";
+import { call, download, type ClickReport, type Link } from "./api";
 import { ClickReportView } from "./click-report-view";
+import { ConfirmDelete } from "./confirm-delete";
 import { CopyButton } from "./copy-button";
 import { DateRangePicker, lastDays, rangeQuery } from "./date-range";
+import { formatDateTime } from "./dates";
 import { FormError } from "./field";
-import { LinkSettings } from "./link-settings";
+import { linkStates, removalNote, StatusBadges } from "./link-status";
+import { QrCode } from "./qr-download";
 import { useLoad } from "./use-load";
 import { usePageTitle } from "./page-title";
 
@@ -16,9 +20,8 @@ export function LinkPage({ code }: { code: string }) {
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const query = rangeQuery(range);
   // Read again with each report, so the all-time count never lags the report beside it.
-  const stats = useLoad(() => call<LinkStats>("GET", `/${path}/stats`), `${code}?${query}`);
+  const link = useLoad(() => call<Link>("GET", `/urls/${path}`), `${code}?${query}`);
   const report = useLoad(() => call<ClickReport>("GET", `/urls/${path}/clicks?${query}`), `${code}?${query}`);
-  const shortUrl = `${location.origin}/${path}`;
   const saveCsv = () => {
     setDownloadError(null);
     download(`/urls/${path}/clicks/export?${query}`).catch((err: Error) => setDownloadError(err.message));
@@ -30,19 +33,11 @@ export function LinkPage({ code }: { code: string }) {
         <a href="#/links">← My links</a>
       </p>
       <h1 id="link-title" tabIndex={-1}>
-        {shortUrl}
+        {link.state === "ready" ? link.data.shortUrl : code}
       </h1>
-      {stats.state === "error" && <FormError message={stats.message} />}
-      {stats.state === "ready" && (
-        <div class="card">
-          <p class="target">{stats.data.originalUrl}</p>
-          <p>
-            <strong>{stats.data.clicks}</strong> clicks in all
-          </p>
-          <CopyButton text={shortUrl} />
-        </div>
-      )}
-      <LinkSettings code={code} />
+      {link.state === "error" && <FormError message={link.status === 404 ? "There is no such link among yours." : link.message} />}
+      {link.state === "ready" && <LinkDetails link={link.data} />}
+      <h2>Click history</h2>
       <DateRangePicker range={range} onChange={setRange} />
       {report.state === "loading" && <p class="muted">Loading…</p>}
       {report.state === "error" && <p class="muted">Click history is not available: {report.message}</p>}
@@ -61,5 +56,90 @@ export function LinkPage({ code }: { code: string }) {
         </>
       )}
     </section>
+  );
+}
+
+function LinkDetails({ link }: { link: Link }) {
+  const [deleting, setDeleting] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const removal = removalNote(link);
+  const remove = async () => {
+    setDeleting(false);
+    try {
+      await call("DELETE", `/urls/${encodeURIComponent(link.code)}`);
+      location.hash = "#/links";
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  return (
+    <div class="card details">
+      <div class="details-body">
+        <div class="details-main">
+          <p class="status-line">
+            <StatusBadges link={link} />
+          </p>
+          <ul class="explanations">
+            {linkStates(link)
+              .filter((s) => s.kind !== "active")
+              .map((s) => (
+                <li key={s.kind}>{s.explanation}</li>
+              ))}
+          </ul>
+          <p class="full-target" data-testid="target">
+            Goes to{" "}
+            <a href={link.originalUrl} rel="noopener noreferrer" target="_blank">
+              {link.originalUrl}
+            </a>
+          </p>
+          <dl class="facts">
+            <Fact term="Clicks" value={String(link.clicks)} testId="clicks" />
+            <Fact term="Created" value={formatDateTime(link.createdAt)} />
+            <Fact term="Expires" value={link.expiresAt === null ? "Never" : formatDateTime(link.expiresAt)} testId="expires" />
+            <Fact term="Last click" value={link.lastClickedAt === null ? "Never" : formatDateTime(link.lastClickedAt)} />
+            <Fact term="Click limit" value={link.maxClicks === null ? "None" : String(link.maxClicks)} />
+            <Fact term="Password" value={link.hasPassword ? "Required" : "None"} />
+            <Fact term="By" value={link.creator.label ?? "(deleted account)"} />
+          </dl>
+          {link.tags.length > 0 && (
+            <ul class="tags" aria-label="Tags">
+              {link.tags.map((t) => (
+                <li key={t}>{t}</li>
+              ))}
+            </ul>
+          )}
+          {link.iosUrl && <p class="full-target">iPhone and iPad: {link.iosUrl}</p>}
+          {link.androidUrl && <p class="full-target">Android: {link.androidUrl}</p>}
+          {removal && (
+            <p class="removal" data-testid="removal">
+              {removal}
+            </p>
+          )}
+          <div class="actions">
+            <CopyButton text={link.shortUrl} />
+            {!link.disabled && (
+              <a class="button secondary" href={`#/links/${encodeURIComponent(link.code)}/edit`}>
+                Edit
+              </a>
+            )}
+            <button type="button" class="danger" onClick={() => setDeleting(true)}>
+              Delete
+            </button>
+          </div>
+          <FormError message={error} />
+        </div>
+        <QrCode link={link} />
+      </div>
+      {deleting && <ConfirmDelete link={link} onConfirm={() => void remove()} onCancel={() => setDeleting(false)} />}
+    </div>
+  );
+}
+
+function Fact({ term, value, testId }: { term: string; value: string; testId?: string }) {
+  return (
+    <div>
+      <dt>{term}</dt>
+      <dd data-testid={testId}>{value}</dd>
+    </div>
   );
 }

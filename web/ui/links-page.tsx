@@ -1,19 +1,31 @@
-// The signed-in user's links, newest first, a page at a time, searchable and filtered by tag: clicks,
-// dates, tags, Copy and Delete; with export and import.
-import { useEffect, useRef, useState } from "preact/hooks";
+// The signed-in user's links as a compact table, a page at a time: searched, filtered by tag and sorted by
+// the API; each row with its state, clicks, dates, when it will be removed, Copy, Edit and Delete; with
+// export and import. On a phone each row stacks into a small card.
+import { useEffect, useState } from "preact/hooks";
 import { call, type Link, type LinkPage } from "./api";
+import { ConfirmDelete } from "./confirm-delete";
 import { CopyButton } from "./copy-button";
 import { formatDate, formatDateTime } from "./dates";
 import { FormError } from "./field";
 import { ImportExport, SearchBar, type Filter } from "./link-tools";
+import { removalNote, removalShort, StatusBadges } from "./link-status";
 import { inWorkspace, useWorkspaces } from "./workspace";
 import { usePageTitle } from "./page-title";
 
-/** The query of GET /urls for a filter and a cursor. */
-function listPath(filter: Filter, after?: string): string {
+/** The orders GET /urls offers (url/list-order.ts), as the sort menu names them. */
+const SORTS = [
+  { value: "created", label: "Newest first" },
+  { value: "clicks", label: "Most clicks" },
+  { value: "code", label: "Code A–Z" },
+] as const;
+type Sort = (typeof SORTS)[number]["value"];
+
+/** The query of GET /urls for a filter, an order and a cursor. */
+function listPath(filter: Filter, sort: Sort, after?: string): string {
   const query = new URLSearchParams();
   if (filter.q.trim() !== "") query.set("q", filter.q.trim());
   if (filter.tag !== "") query.set("tag", filter.tag);
+  if (sort !== "created") query.set("sort", sort);
   if (after) query.set("cursor", after);
   const text = query.toString();
   return inWorkspace(text === "" ? "/urls" : `/urls?${text}`);
@@ -27,6 +39,7 @@ export function LinksPage() {
   const [error, setError] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Link | null>(null);
   const [filter, setFilter] = useState<Filter>({ q: "", tag: "" });
+  const [sort, setSort] = useState<Sort>("created");
   const [imports, setImports] = useState(0);
   const workspace = useWorkspaces().current;
 
@@ -34,7 +47,7 @@ export function LinksPage() {
     setState("loading");
     setError(null);
     try {
-      const page = await call<LinkPage>("GET", listPath(filter, after));
+      const page = await call<LinkPage>("GET", listPath(filter, sort, after));
       setLinks((prev) => (after ? [...prev, ...page.urls] : page.urls));
       setCursor(page.nextCursor);
       setState("ready");
@@ -47,7 +60,7 @@ export function LinksPage() {
   useEffect(() => {
     const timer = setTimeout(() => void loadPage(), 250);
     return () => clearTimeout(timer);
-  }, [filter.q, filter.tag, imports, workspace?.id]);
+  }, [filter.q, filter.tag, sort, imports, workspace?.id]);
 
   const remove = async (link: Link) => {
     setDeleting(null);
@@ -65,7 +78,19 @@ export function LinksPage() {
         {workspace && !workspace.personal ? `Links of ${workspace.name}` : "My links"}
       </h1>
       <ImportExport onImported={() => setImports((n) => n + 1)} />
-      <SearchBar filter={filter} onFilter={setFilter} refresh={imports} />
+      <div class="list-controls">
+        <SearchBar filter={filter} onFilter={setFilter} refresh={imports} />
+        <span class="sort">
+          <label for="link-sort">Sort</label>
+          <select id="link-sort" value={sort} onChange={(e) => setSort(e.currentTarget.value as Sort)}>
+            {SORTS.map((s) => (
+              <option key={s.value} value={s.value}>
+                {s.label}
+              </option>
+            ))}
+          </select>
+        </span>
+      </div>
       <FormError message={error} />
       {state !== "loading" && links.length === 0 && !error && (filter.q !== "" || filter.tag !== "") && (
         <p class="notice">No links match.</p>
@@ -75,11 +100,32 @@ export function LinksPage() {
           No links yet. <a href="#/">Shorten one</a>.
         </p>
       )}
-      <ul class="links" aria-busy={state === "loading"}>
-        {links.map((l) => (
-          <LinkItem key={l.code} link={l} onDelete={() => setDeleting(l)} />
-        ))}
-      </ul>
+      {links.length > 0 && (
+        <table class="link-table" aria-busy={state === "loading"} aria-labelledby="links-title">
+          <thead>
+            <tr>
+              <th scope="col" aria-sort={sort === "code" ? "ascending" : undefined}>
+                Link and target
+              </th>
+              <th scope="col" class="num" aria-sort={sort === "clicks" ? "descending" : undefined}>
+                Clicks
+              </th>
+              <th scope="col" aria-sort={sort === "created" ? "descending" : undefined}>
+                Created
+              </th>
+              <th scope="col">Status</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {links.map((l) => (
+              <LinkRow key={l.code} link={l} shared={workspace !== undefined && !workspace.personal} onDelete={() => setDeleting(l)} />
+            ))}
+          </tbody>
+        </table>
+      )}
       {state === "loading" && <p class="muted">Loading…</p>}
       {cursor && state === "ready" && (
         <button type="button" class="secondary" onClick={() => loadPage(cursor)}>
@@ -91,93 +137,60 @@ export function LinksPage() {
   );
 }
 
-function expiry(link: Link): string {
-  if (!link.expiresAt) return "Never expires";
-  const at = formatDateTime(link.expiresAt);
-  return Date.parse(link.expiresAt) <= Date.now() ? `Expired ${at}` : `Expires ${at}`;
-}
-
-function LinkItem({ link, onDelete }: { link: Link; onDelete: () => void }) {
+function LinkRow({ link, shared, onDelete }: { link: Link; shared: boolean; onDelete: () => void }) {
+  const details = `#/links/${encodeURIComponent(link.code)}`;
+  const removal = removalShort(link);
+  const expires = link.expiresAt !== null && Date.parse(link.expiresAt) > Date.now() ? link.expiresAt : null;
   return (
-    <li class="card link" aria-label={link.shortUrl}>
-      <p class="short-url">
-        <a href={link.shortUrl} target="_blank" rel="noopener">
-          {link.shortUrl}
+    <tr class="link" aria-label={link.shortUrl}>
+      <td class="code">
+        <a href={details} title={`Details of ${link.shortUrl}`}>
+          {link.code}
         </a>
-      </p>
-      <p class="target" title={link.originalUrl}>
-        {link.originalUrl}
-      </p>
-      <dl class="facts">
-        <div>
-          <dt>Clicks</dt>
-          <dd data-testid="clicks">{link.clicks}</dd>
-        </div>
-        <div>
-          <dt>Created</dt>
-          <dd>{formatDate(link.createdAt)}</dd>
-        </div>
-        <div>
-          <dt>By</dt>
-          <dd data-testid="creator">{link.creator.label ?? "(deleted account)"}</dd>
-        </div>
-        <div>
-          <dt>Expiry</dt>
-          <dd>{expiry(link)}</dd>
-        </div>
-        {link.maxClicks !== null && (
-          <div>
-            <dt>Click limit</dt>
-            <dd>{link.maxClicks}</dd>
-          </div>
+        {link.tags.length > 0 && (
+          <ul class="tags" aria-label="Tags">
+            {link.tags.map((t) => (
+              <li key={t}>{t}</li>
+            ))}
+          </ul>
         )}
-        {link.hasPassword && (
-          <div>
-            <dt>Password</dt>
-            <dd>Required</dd>
-          </div>
+        {shared && (
+          <small class="creator" data-testid="creator">
+            {link.creator.label ?? "(deleted account)"}
+          </small>
         )}
-      </dl>
-      {link.tags.length > 0 && (
-        <ul class="tags" aria-label="Tags">
-          {link.tags.map((t) => (
-            <li key={t}>{t}</li>
-          ))}
-        </ul>
-      )}
-      <div class="actions">
-        <CopyButton text={link.shortUrl} />
-        <a class="button secondary" href={`#/links/${encodeURIComponent(link.code)}`}>
-          Details
-        </a>
-        <button type="button" class="danger" onClick={onDelete}>
-          Delete
-        </button>
-      </div>
-    </li>
-  );
-}
-
-/** A modal that asks before deleting; Escape or Cancel keeps the link. */
-function ConfirmDelete({ link, onConfirm, onCancel }: { link: Link; onConfirm: () => void; onCancel: () => void }) {
-  const dialog = useRef<HTMLDialogElement>(null);
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
-  return (
-    <dialog ref={dialog} aria-labelledby="confirm-title" onClose={onCancel}>
-      <h2 id="confirm-title">Delete this link?</h2>
-      <p>
-        <strong>{link.shortUrl}</strong> will stop working, and its QR code with it. This cannot be undone.
-      </p>
-      <div class="actions">
-        <button type="button" class="danger" onClick={onConfirm}>
-          Delete
-        </button>
-        <button type="button" class="secondary" autofocus onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
-    </dialog>
+        <span class="target" title={link.originalUrl}>
+          {link.originalUrl}
+        </span>
+      </td>
+      <td class="num">
+        <span data-testid="clicks">{link.clicks}</span>
+        {link.maxClicks !== null && <span class="muted"> / {link.maxClicks}</span>}
+      </td>
+      <td class="date">{formatDate(link.createdAt)}</td>
+      <td class="state">
+        <StatusBadges link={link} />
+        {link.hasPassword && <span class="badge password">Password</span>}
+        {expires && <small title={formatDateTime(expires)}>Expires {formatDate(expires)}</small>}
+        {removal && (
+          <small data-testid="removal" title={removalNote(link) ?? undefined}>
+            {removal}
+          </small>
+        )}
+      </td>
+      <td>
+        <div class="row-actions">
+          <CopyButton text={link.shortUrl} />
+          {!link.disabled && (
+            <a class="button secondary small" href={`${details}/edit`} aria-label={`Edit ${link.code}`}>
+              Edit
+            </a>
+          )}
+          <button type="button" class="danger small" onClick={onDelete} aria-label={`Delete ${link.code}`}>
+            Delete
+          </button>
+        </div>
+      </td>
+    </tr>
   );
 }

@@ -5,6 +5,7 @@ import { AdminPage } from "./admin-page";
 import { AccountMenu } from "./account-menu";
 import { AnalyticsPage } from "./analytics-page";
 import { AuthPage } from "./auth-page";
+import { LinkEditPage } from "./link-edit-page";
 import { LinkPage } from "./link-page";
 import { LinksPage } from "./links-page";
 import { useSession } from "./session";
@@ -33,8 +34,8 @@ function route(hash: string, signedIn: boolean) {
   if (path === "/team") return <TeamPage />;
   if (path === "/webhooks") return <WebhooksPage />;
   if (path === "/admin") return <AdminPage />;
-  const one = /^\/links\/([^/]+)$/.exec(path);
-  if (one) return <LinkPage code={decodeURIComponent(one[1])} />;
+  const one = /^\/links\/([^/]+)(\/edit)?$/.exec(path);
+  if (one) return one[2] ? <LinkEditPage code={decodeURIComponent(one[1])} /> : <LinkPage code={decodeURIComponent(one[1])} />;
   return <ShortenPage />;
 }
 
