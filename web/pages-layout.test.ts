@@ -3,10 +3,10 @@
 // menu), nothing is wider than the screen, and the charts draw their grid in the theme's colour.
 // The Analytics page shows the chosen workspace's own figures; the instance's only to site admins.
 // Page-side code is passed as strings: the app's tsconfig has no DOM types. Screenshots: web/test-output/.
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeLocal, startTestServer, type TestServer } from "../local/testing";
-import { launchChromium, screenshot } from "./__tests__/browser";
+import { screenshot, useBrowser } from "./__tests__/browser";
 
 vi.setConfig({ testTimeout: 240_000 });
 
@@ -22,7 +22,7 @@ interface Canvas {
 
 describeLocal("every page of the web app in Chromium", () => {
   let server: TestServer;
-  let browser: Browser;
+  const chromium = useBrowser();
   const savedAdmins = process.env.ADMIN_EMAILS;
   const ana = `ana-${stamp}@acme.example`;
   const ben = `ben-${stamp}@acme.example`;
@@ -50,7 +50,7 @@ describeLocal("every page of the web app in Chromium", () => {
   }
 
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
+    server = await startTestServer();
     for (const email of [ana, ben]) await api("POST", "/auth/signup", undefined, { email, password: PASSWORD });
     anaToken = (await api<{ token: string }>("POST", "/auth/login", undefined, { email: ana, password: PASSWORD })).token;
     benToken = (await api<{ token: string }>("POST", "/auth/login", undefined, { email: ben, password: PASSWORD })).token;
@@ -74,13 +74,12 @@ describeLocal("every page of the web app in Chromium", () => {
   afterAll(async () => {
     if (savedAdmins === undefined) delete process.env.ADMIN_EMAILS;
     else process.env.ADMIN_EMAILS = savedAdmins;
-    await browser?.close();
     await server?.close();
   });
 
   /** A fresh profile at `width`, signed in as `email` through the log-in form, or signed out. */
   async function open(width: number, options: { email?: string; dark?: boolean } = {}): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width, height: 900 }, colorScheme: options.dark ? "dark" : "light" });
+    const context = await chromium.browser.newContext({ viewport: { width, height: 900 }, colorScheme: options.dark ? "dark" : "light" });
     context.setDefaultTimeout(60_000);
     const page = await context.newPage();
     await page.goto(server.baseUrl + "/");
