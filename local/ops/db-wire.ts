@@ -61,19 +61,16 @@ function serveClient(socket: net.Socket, engineOf: (db: string) => Promise<Engin
   let started = false;
   let chain = Promise.resolve();
 
-  const release = async (rollback: boolean) => {
-    const s = session;
+  /** Lets go of the connection; when the client leaves, its open transaction and its settings go too. */
+  const release = async (leaving: boolean) => {
+    const s = session ?? (leaving && engine ? await engine.session(newHolder("connection")) : null);
     session = null;
     if (!s) return;
-    // What a client set for itself (or left open) must not reach the app's next statement.
-    if (rollback) await s.simple("ROLLBACK").catch(() => {});
-    await s
-      .simple(
-        Object.entries(SESSION_SETTINGS)
-          .map(([k, v]) => `SET ${k} TO '${v}';`)
-          .join(" "),
-      )
-      .catch(() => {});
+    if (leaving) {
+      const settings = Object.entries(SESSION_SETTINGS).map(([k, v]) => `SET ${k} TO '${v}';`);
+      await s.simple("ROLLBACK").catch(() => {});
+      await s.simple(`RESET ALL; ${settings.join(" ")}`).catch(() => {});
+    }
     s.release();
   };
 

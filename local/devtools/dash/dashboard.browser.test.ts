@@ -147,6 +147,7 @@ describe("dashboard in the browser", () => {
     expect(await page.getByTestId("path").textContent()).toBe("/analytics/daily?days=7");
     await page.getByTestId("send").click();
     await page.getByTestId("status").filter({ hasText: "200" }).waitFor();
+    await page.screenshot({ path: path.join(shots, "explorer-query.png"), fullPage: true });
 
     // A path parameter is a field of its own, filled, never left as ":code" in the path.
     const { code } = await shortenOverHttp("https://example.com/explorer-path");
@@ -165,6 +166,15 @@ describe("dashboard in the browser", () => {
     const curl = `curl -X GET '${app.baseUrl}/${code}/stats' -H 'Authorization: Bearer ${token}'`;
     expect(await page.getByTestId("curl").textContent()).toBe(curl);
     expect(await page.evaluate("navigator.clipboard.readText()")).toBe(curl);
+
+    // A body seeded from the schema: the required url, with a value the handler accepts.
+    await page.goto(`${dash.url}/#/explorer/url.shorten`);
+    await page.waitForFunction(`document.querySelector('[data-testid="path"]')?.textContent === "/shorten"`);
+    expect(JSON.parse(await page.getByTestId("body").inputValue())).toEqual({ url: "https://example.com/" });
+    await page.getByTestId("token").fill(token);
+    await page.getByTestId("send").click();
+    expect(await page.getByTestId("status").textContent()).toBe("200");
+    await page.screenshot({ path: path.join(shots, "explorer-body.png"), fullPage: true });
 
     // Every endpoint, every method, called with the form exactly as the explorer opens it (ui/request.js builds both).
     const results: { id: string; method: string; raw: boolean; status: number; body: string }[] = await page.evaluate(`(async (bearer) => {

@@ -150,9 +150,8 @@ function CallForm({ ep, method, setMethod, baseUrl }) {
 
 /** The body's fields from the schema, optional ones included, for what to add to the JSON. */
 function BodyFields({ ep, method }) {
-  const fields = (ep.request?.fields ?? []).filter((f) =>
-    ep.forms[method].params.some((p) => p.name === f.wireName) ? false : f.location !== "path",
-  );
+  const params = new Set(ep.forms[method].params.map((p) => p.name));
+  const fields = (ep.request?.fields ?? []).filter((f) => !params.has(f.wireName) && f.location !== "cookie");
   if (fields.length === 0) return null;
   return html`<details class="body-fields"><summary>Body fields</summary>
     <ul>${fields.map((f) => html`<li><code>${f.wireName}${f.optional ? "?" : ""}: ${typeText(f.type)}</code></li>`)}</ul>
