@@ -1,0 +1,97 @@
+// The wire server on an embedded database, with node-postgres as the client: a client's transaction
+// holds PGlite's one connection (the app's statement waits for its end and never runs inside it),
+// and a client that leaves takes its open transaction and its settings with it.
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Engine } from "../runtime/sqldb/engine";
+import { newHolder } from "../runtime/sqldb/lock";
+import { openPglite } from "../runtime/sqldb/pglite-engine";
+import { lastReadyStatus, serveDatabases, type WireServer } from "./db-wire";
+
+describe("wire server", () => {
+  let engine: Engine;
+  let server: WireServer;
+  const template = fs.mkdtempSync(path.join(os.tmpdir(), "wire-template-"));
+
+  /** A statement as the app runs it: a session of its own, taken in turn. */
+  async function appQuery(sql: string): Promise<(string | null)[][]> {
+    const s = await engine.session(newHolder("statement"));
+    try {
+      return (await s.execute(sql, [])).rows;
+    } finally {
+      s.release();
+    }
+  }
+
+  const client = async (database = "db") => {
+    const c = new pg.Client({ connectionString: `postgresql://encore:local@127.0.0.1:${server.port}/${database}?sslmode=disable` });
+    await c.connect();
+    return c;
+  };
+
+  beforeAll(async () => {
+    engine = await openPglite("db", { memory: true, templateDir: template });
+    await appQuery("CREATE TABLE t (n int)");
+    server = await serveDatabases(0, (db) => (db === "db" ? Promise.resolve(engine) : null));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await engine?.close();
+    fs.rmSync(template, { recursive: true, force: true });
+  });
+
+  it("refuses a database it does not serve, as PostgreSQL does", async () => {
+    await expect(client("nope")).rejects.toThrow('database "nope" does not exist');
+  });
+
+  it("answers queries, with parameters (the extended protocol) too", async () => {
+    const c = await client();
+    try {
+      expect((await c.query("SELECT 1 + 1 AS two")).rows).toEqual([{ two: 2 }]);
+      expect((await c.query("SELECT $1::int * 3 AS n", [7])).rows).toEqual([{ n: 21 }]);
+      await expect(c.query("SELEC 1")).rejects.toThrow('syntax error at or near "SELEC"');
+      expect((await c.query("SELECT 'still here' AS s")).rows).toEqual([{ s: "still here" }]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it("makes the app's statement wait for a client's transaction, never run inside it", async () => {
+    const c = await client();
+    try {
+      await c.query("BEGIN");
+      await c.query("INSERT INTO t VALUES (1)");
+      let seen: (string | null)[][] | null = null;
+      const app = appQuery("SELECT count(*) FROM t").then((rows) => (seen = rows));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen).toBeNull();
+      await c.query("ROLLBACK");
+      await app;
+      expect(seen).toEqual([["0"]]);
+    } finally {
+      await c.end();
+    }
+  });
+
+  it("rolls back what a client left open and puts back the app's settings when it leaves", async () => {
+    const c = await client();
+    await c.query("SET TimeZone TO 'America/New_York'");
+    await c.query("BEGIN");
+    await c.query("INSERT INTO t VALUES (2)");
+    c.on("error", () => {}); // the client's own socket, cut here on purpose
+    c.connection.stream.destroy();
+    expect(await appQuery("SELECT count(*) FROM t")).toEqual([["0"]]);
+    expect(await appQuery("SHOW TimeZone")).toEqual([["UTC"]]);
+  });
+
+  it("reads the status of the last ReadyForQuery in an answer", () => {
+    const z = (s: string) => Buffer.from([0x5a, 0, 0, 0, 5, s.charCodeAt(0)]);
+    const other = Buffer.from([0x43, 0, 0, 0, 4]);
+    expect(lastReadyStatus(Buffer.concat([other, z("T"), other, z("I")]))).toBe("I");
+    expect(lastReadyStatus(Buffer.concat([z("I"), other, z("T")]))).toBe("T");
+    expect(lastReadyStatus(other)).toBeNull();
+  });
+});
