@@ -19,8 +19,7 @@ export function LinkPage({ code }: { code: string }) {
   const [range, setRange] = useState(() => lastDays(30));
   const [downloadError, setDownloadError] = useState<string | null>(null);
   const query = rangeQuery(range);
-  // Read again with each report, so the all-time count never lags the report beside it.
-  const link = useLoad(() => call<Link>("GET", `/urls/${path}`), `${code}?${query}`);
+  const link = useLoad(() => call<Link>("GET", `/urls/${path}`), code);
   const report = useLoad(() => call<ClickReport>("GET", `/urls/${path}/clicks?${query}`), `${code}?${query}`);
   const saveCsv = () => {
     setDownloadError(null);
@@ -33,7 +32,7 @@ export function LinkPage({ code }: { code: string }) {
         <a href="#/links">← My links</a>
       </p>
       <h1 id="link-title" tabIndex={-1}>
-        {link.state === "ready" ? link.data.shortUrl : code}
+        {link.state === "ready" ? <ShortUrl url={link.data.shortUrl} /> : code}
       </h1>
       {link.state === "error" && <FormError message={link.status === 404 ? "There is no such link among yours." : link.message} />}
       {link.state === "ready" && <LinkDetails link={link.data} />}
@@ -132,6 +131,18 @@ function LinkDetails({ link }: { link: Link }) {
       </div>
       {deleting && <ConfirmDelete link={link} onConfirm={() => void remove()} onCancel={() => setDeleting(false)} />}
     </div>
+  );
+}
+
+/** A short URL that a narrow screen breaks before its code, never inside it. */
+function ShortUrl({ url }: { url: string }) {
+  const slash = url.lastIndexOf("/") + 1;
+  return (
+    <>
+      {url.slice(0, slash)}
+      <wbr />
+      {url.slice(slash)}
+    </>
   );
 }
 

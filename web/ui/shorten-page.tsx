@@ -73,7 +73,7 @@ function NewLink({ link }: { link: ShortenResponse }) {
           </p>
           {link.expiresAt && <p class="muted">Expires {formatDateTime(link.expiresAt)}</p>}
           <p>
-            <a href={`#/links/${encodeURIComponent(link.code)}`}>See its clicks</a>
+            <a href={`#/links/${encodeURIComponent(link.code)}`}>Its details: QR download, edit, clicks</a>
           </p>
         </div>
         <img class="qr" src={link.qrCodeUrl} width={160} height={160} alt={`QR code for ${link.shortUrl}`} />
