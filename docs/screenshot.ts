@@ -6,7 +6,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { startApp } from "../local/index";
-import { launchChromium } from "../web/__tests__/browser";
+import { launchChromium } from "../web/__tests__/chromium";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUTPUT = path.join(root, "docs", "web-app.png");

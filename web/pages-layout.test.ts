@@ -111,6 +111,7 @@ describeLocal("every page of the web app in Chromium", () => {
     { name: "shorten", hash: "#/", title: "Shorten a link · Shortener", heading: "Shorten a link", ready: "Long URL" },
     { name: "links", hash: "#/links", title: "My links · Shortener", heading: "My links", ready: "https://acme.example/careers" },
     { name: "details", hash: `#/links/${code}`, title: `${code} · Shortener`, heading: /\//, ready: "Countries" },
+    { name: "edit", hash: `#/links/${code}/edit`, title: `Edit ${code} · Shortener`, heading: `Edit ${code}`, ready: "Save changes" },
     { name: "analytics", hash: "#/analytics", title: "Analytics · Shortener", heading: "Analytics", ready: "Top links" },
     { name: "team", hash: "#/team", title: "Team · Shortener", heading: "Team", ready: "Audit log" },
     { name: "webhooks", hash: "#/webhooks", title: "Webhooks · Shortener", heading: "Webhooks", ready: "Events" },

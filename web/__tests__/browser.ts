@@ -5,21 +5,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
+import { launchChromium, TARGET_HOST } from "./chromium";
 
 /** Where screenshots go: with the test output, gitignored. */
 export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "test-output");
 
-/** The host name target links use; Chromium maps it to loopback (the API refuses loopback targets). */
-export const TARGET_HOST = "target.test";
-
-export function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--no-sandbox", "--disable-gpu", "--disable-background-networking", `--host-resolver-rules=MAP ${TARGET_HOST} 127.0.0.1`],
-  });
-}
+export { launchChromium, TARGET_HOST };
 
 /** openPage opens a page in a context of its own at `width` (1100 px) in light or dark mode, waiting up to a minute a step. */
 export async function openPage(browser: Browser, options: { width?: number; dark?: boolean } = {}): Promise<Page> {
