@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { allocateCode, CODE_LENGTH, MAX_CODE_ATTEMPTS, randomCode, type RandomSource } from "./code";
-import { expectAPIError } from "../local/testing";
+import { captureLogs, expectAPIError } from "../local/testing";
 
 /** A RandomSource that hands out `bytes` in order. */
 function scripted(bytes: number[]): RandomSource {
@@ -30,10 +30,18 @@ describe("randomCode", () => {
   });
 });
 
+/** The warning of a clash, naming the code that was taken and which attempt it was. */
+const clash = (fields: { code: string; attempt?: number }) => ({
+  level: "WRN" as const,
+  msg: "short code clash, retrying with another code",
+  fields,
+});
+
 describe("allocateCode", () => {
   it("retries with a new code while claims clash", async () => {
     const offered: string[] = [];
     const codes = ["aaaaaa", "bbbbbb", "cccccc"];
+    captureLogs(clash({ code: "aaaaaa", attempt: 1 }), clash({ code: "bbbbbb", attempt: 2 }));
     const got = await allocateCode(
       async (code) => {
         offered.push(code);
@@ -47,6 +55,7 @@ describe("allocateCode", () => {
 
   it("gives up with unavailable after MAX_CODE_ATTEMPTS clashes", async () => {
     let claims = 0;
+    captureLogs(clash({ code: "aaaaaa" }));
     await expectAPIError(
       allocateCode(
         async () => {
