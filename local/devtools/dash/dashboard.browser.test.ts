@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest
 import { chromium, type Browser, type Page } from "playwright-core";
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
-import { setRetryBackoffScale, startTestServer, type TestServer } from "../../testing";
+import { captureLogs, redeliveryWarning, setRetryBackoffScale, startTestServer, type TestServer } from "../../testing";
 import { holdCleanupTurnForThisFile, signUp } from "../../../url/__tests__/helpers";
 import { urlShortened } from "../../../url/topic";
 import { db as analyticsDb } from "../../../analytics/db";
@@ -457,6 +457,7 @@ describe("dashboard in the browser", () => {
     await setRetryBackoffScale(3);
     try {
       vi.spyOn(analyticsDb, "exec").mockRejectedValueOnce(new Error("connection reset"));
+      captureLogs(redeliveryWarning("track-analytics", "connection reset"));
       await urlShortened.publish(newEvent(day));
       await counts(0, 0, 1);
       await counts(0, 0, 0);
