@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeLocal, startApp, type SpawnedApp } from "../local/testing";
 import { startReceiver, type TestReceiver } from "../webhooks/__tests__/receiver";
-import { launchChromium, screenshot } from "./__tests__/browser";
+import { launchChromium, screenshot, signedInPage } from "./__tests__/browser";
 
 const STARTUP_MS = 240_000;
 const STEP_MS = 60_000;
@@ -34,18 +34,7 @@ describeLocal("webhooks and admin pages in Chromium", () => {
     if (app) expect(await app.stop()).toBe(0);
   }, STARTUP_MS);
 
-  async function signedIn(button: "Sign up" | "Log in"): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    context.setDefaultTimeout(STEP_MS);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.baseUrl });
-    const page = await context.newPage();
-    await page.goto(app.baseUrl + "/");
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: button, exact: true }).click();
-    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
-    return page;
-  }
+  const signedIn = (button: "Sign up" | "Log in"): Promise<Page> => signedInPage(browser, app.baseUrl, email, { button });
 
   it("adds a webhook, shows its secret once, and lists a verified test delivery", async () => {
     const page = await signedIn("Sign up");

@@ -21,10 +21,10 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** openPage opens a page in a context of its own at `width` (1100 px) in light or dark mode, waiting up to a minute a step. */
-export async function openPage(browser: Browser, options: { width?: number; dark?: boolean } = {}): Promise<Page> {
+/** openPage opens a page in a context of its own at `width` (1100) × `height` (700) px in light or dark mode, waiting up to a minute a step. */
+export async function openPage(browser: Browser, options: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 1100, height: 700 },
+    viewport: { width: options.width ?? 1100, height: options.height ?? 700 },
     colorScheme: options.dark ? "dark" : "light",
   });
   context.setDefaultTimeout(60_000);
@@ -98,4 +98,29 @@ export function useBrowser(): BrowserFixture {
       return started().target;
     },
   };
+}
+
+/** submitAccountForm fills the app's account form with `email` and the test password, presses `button` and waits until signed in. */
+export async function submitAccountForm(page: Page, email: string, button: "Sign up" | "Log in" = "Sign up"): Promise<void> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+  await page.getByRole("button", { name: button, exact: true }).click();
+  await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+}
+
+/**
+ * signedInPage opens the app at `baseUrl` in a fresh browser profile `width` (1100) × 900 px, with the
+ * clipboard allowed, and signs up as `email` (or, with button "Log in", signs in).
+ */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  options: { width?: number; button?: "Sign up" | "Log in" } = {},
+): Promise<Page> {
+  const page = await openPage(browser, { width: options.width, height: 900 });
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+  await page.goto(baseUrl + "/");
+  await submitAccountForm(page, email, options.button);
+  return page;
 }
