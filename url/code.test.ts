@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { allocateCode, CODE_LENGTH, MAX_CODE_ATTEMPTS, randomCode, type RandomSource } from "./code";
 import { captureLogs, expectAPIError } from "../local/testing";
+import { codeClash as clash } from "./__tests__/helpers";
 
 /** A RandomSource that hands out `bytes` in order. */
 function scripted(bytes: number[]): RandomSource {
@@ -28,13 +29,6 @@ describe("randomCode", () => {
     const expected = (codes * CODE_LENGTH) / 36; // 10,000; σ ≈ 100, and modulo bias would add ~12%
     for (const n of counts.values()) expect(Math.abs(n - expected)).toBeLessThan(expected * 0.05);
   });
-});
-
-/** The warning of a clash, naming the code that was taken and which attempt it was. */
-const clash = (fields: { code: string; attempt?: number }) => ({
-  level: "WRN" as const,
-  msg: "short code clash, retrying with another code",
-  fields,
 });
 
 describe("allocateCode", () => {
