@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
+import { chromium, type Browser, type Locator, type Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 
 /** Where screenshots go: with the test output, gitignored. */
@@ -34,6 +34,20 @@ export async function openPage(browser: Browser, options: { width?: number; heig
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** screenshotPhoneAndDark opens `url` at 390 px and in dark mode, waits for `ready` on each, and saves `<name>-phone` and `<name>-dark`. */
+export async function screenshotPhoneAndDark(browser: Browser, url: string, name: string, ready: (page: Page) => Locator): Promise<void> {
+  for (const [variant, options] of [
+    ["phone", { width: 390 }],
+    ["dark", { dark: true }],
+  ] as const) {
+    const page = await openPage(browser, options);
+    await page.goto(url);
+    await ready(page).waitFor();
+    await screenshot(page, `${name}-${variant}`);
+    await page.context().close();
+  }
 }
 
 /** A page short links can point at, recording the paths it was asked for. */
