@@ -24,6 +24,8 @@ const shared = {
       RATE_LIMIT_LOGIN: "1000000/1h",
       RATE_LIMIT_SHORTEN: "1000000/1h",
       RATE_LIMIT_SHORTEN_PER_USER: "1000000/1h",
+      // A signing key as a deployment sets one; unset, every test process would warn that it made up its own.
+      JWTSecret: "vitest-signing-key-vitest-signing-key-32",
     },
     // Guards against a hang, not a speed limit: CI machines are shared, and one test may wait minutes.
     testTimeout: 300_000,

@@ -2,7 +2,15 @@ import { randomInt, randomUUID } from "node:crypto";
 import diagnostics_channel from "node:diagnostics_channel";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { url } from "~encore/clients";
-import { describeLocal, drainTopic, duplicateNextMessage, setRetryBackoffScale, singleConnectionDatabase } from "../local/testing";
+import {
+  captureLogs,
+  describeLocal,
+  drainTopic,
+  redeliveryWarning,
+  duplicateNextMessage,
+  setRetryBackoffScale,
+  singleConnectionDatabase,
+} from "../local/testing";
 import { BATCH_CHANNEL, type BatchMessage } from "../lib/group-commit";
 import { urlShortened } from "../url/topic";
 import { db } from "./db";
@@ -251,11 +259,13 @@ describeLocal("delivery on the local runtime", () => {
     await setRetryBackoffScale(0.001);
     const event = newEvent(privateMidnight());
     const statements = vi.spyOn(db, "exec").mockRejectedValueOnce(new Error("connection reset"));
+    const logs = captureLogs(redeliveryWarning("track-analytics", "connection reset"));
 
     await urlShortened.publish(event);
     await drainTopic("url-shortened");
 
     expect(statements).toHaveBeenCalledTimes(2);
+    expect(logs.lines).toHaveLength(1);
     expect(await dayLedger(utcDay(event.timestamp))).toEqual({ stats: 1, counted: 1 });
   });
 

@@ -13,7 +13,7 @@ describeLocal("npm start without JWTSecret", () => {
   let app: SpawnedApp;
 
   beforeAll(async () => {
-    app = await startApp(appRoot, {}, state);
+    app = await startApp(appRoot, { JWTSecret: undefined }, state);
   });
   afterAll(async () => {
     await app?.stop();
@@ -36,7 +36,7 @@ describeLocal("npm start without JWTSecret", () => {
     const { token } = (await signup.json()) as { token: string };
 
     await app.stop();
-    app = await startApp(appRoot, {}, state);
+    app = await startApp(appRoot, { JWTSecret: undefined }, state);
     const me = await fetch(`${app.baseUrl}/auth/me`, { headers: { Authorization: `Bearer ${token}` } });
     expect(me.status).toBe(200);
     expect(app.output()).toContain("JWTSecret generated for development");

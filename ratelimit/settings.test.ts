@@ -1,5 +1,6 @@
 // Rate-limit settings: the format operators write, defaults, and what a typo does.
 import { afterEach, describe, expect, it } from "vitest";
+import { captureLogs } from "../local/testing";
 import { LIMITS, parseLimit, trustedProxyHops, windowLimit } from "./settings";
 
 const saved = { ...process.env };
@@ -26,6 +27,7 @@ describe("rate-limit settings", () => {
     expect(windowLimit("signup")).toEqual({ max: 20, windowMs: 3_600_000 });
     process.env.RATE_LIMIT_SIGNUP = "2/5s";
     expect(windowLimit("signup")).toEqual({ max: 2, windowMs: 5_000 });
+    captureLogs({ level: "ERR", msg: /^invalid RATE_LIMIT_SIGNUP="two per hour": .*; using 20\/1h$/ });
     process.env.RATE_LIMIT_SIGNUP = "two per hour";
     expect(windowLimit("signup")).toEqual({ max: 20, windowMs: 3_600_000 });
     process.env.RATE_LIMIT_SIGNUP = "off";
@@ -37,6 +39,7 @@ describe("rate-limit settings", () => {
     expect(trustedProxyHops()).toBe(0);
     process.env.TRUSTED_PROXY_HOPS = "2";
     expect(trustedProxyHops()).toBe(2);
+    captureLogs({ level: "ERR", msg: 'invalid TRUSTED_PROXY_HOPS="yes": expected a whole number; trusting no proxy' });
     process.env.TRUSTED_PROXY_HOPS = "yes";
     expect(trustedProxyHops()).toBe(0);
   });

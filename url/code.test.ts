@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { allocateCode, CODE_LENGTH, MAX_CODE_ATTEMPTS, randomCode, type RandomSource } from "./code";
-import { expectAPIError } from "../local/testing";
+import { captureLogs, expectAPIError } from "../local/testing";
+import { codeClash as clash } from "./__tests__/helpers";
 
 /** A RandomSource that hands out `bytes` in order. */
 function scripted(bytes: number[]): RandomSource {
@@ -34,6 +35,7 @@ describe("allocateCode", () => {
   it("retries with a new code while claims clash", async () => {
     const offered: string[] = [];
     const codes = ["aaaaaa", "bbbbbb", "cccccc"];
+    captureLogs(clash({ code: "aaaaaa", attempt: 1 }), clash({ code: "bbbbbb", attempt: 2 }));
     const got = await allocateCode(
       async (code) => {
         offered.push(code);
@@ -47,6 +49,7 @@ describe("allocateCode", () => {
 
   it("gives up with unavailable after MAX_CODE_ATTEMPTS clashes", async () => {
     let claims = 0;
+    captureLogs(clash({ code: "aaaaaa" }));
     await expectAPIError(
       allocateCode(
         async () => {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { APIError, ErrCode } from "encore.dev/api";
-import { describeLocal, expectErrorResponse, useTestServer } from "../local/testing";
+import { captureLogs, describeLocal, expectErrorResponse, useTestServer } from "../local/testing";
 import { checkCronToken, MIN_TOKEN_BYTES } from "./cron-trigger";
 import { randomCode } from "./code";
 import { db } from "./db";
@@ -86,6 +86,7 @@ describeLocal("POST /internal/cron/cleanup-stale-urls over HTTP", () => {
     ["the token with one character changed", { "X-Cron-Token": TOKEN.slice(0, -1) + "y" }],
   ])("refuses %s with 401 and runs nothing", async (_name, headers) => {
     const code = await insertStaleLink();
+    captureLogs({ level: "WRN", msg: "refused cron trigger for cleanup-stale-urls", fields: { reason: "invalid cron token" } });
     await expectErrorResponse(await trigger(headers), 401, { code: "unauthenticated", message: "invalid cron token" });
     expect(await exists(code)).toBe(true);
   });

@@ -3,6 +3,7 @@ import { url } from "~encore/clients";
 import { db } from "./db";
 import { publishQueued, relayOutbox, type QueuedEvent } from "./outbox";
 import { urlShortened } from "./topic";
+import { captureLogs } from "../local/testing";
 import { newUser, shortenAs } from "./__tests__/helpers";
 
 afterEach(() => {
@@ -53,6 +54,11 @@ describe("the url-shortened outbox", () => {
 
   it("keeps the event of a failed publish until the relay publishes it, with the link's own timestamp", async () => {
     const publish = vi.spyOn(urlShortened, "publish").mockRejectedValueOnce(new Error("broker unreachable"));
+    captureLogs({
+      level: "WRN",
+      msg: "could not publish url-shortened; the outbox relay will publish it later",
+      fields: { err: "broker unreachable" },
+    });
     const link = await shortenAs(newUser(), "https://example.com/outbox/later");
     const [left] = await outboxRows(link.code);
     const stored = await db.queryRow<{ created_at: Date }>`SELECT created_at FROM urls WHERE code = ${link.code}`;

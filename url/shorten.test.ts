@@ -9,8 +9,8 @@ import { recordClick } from "./resolve";
 import { shorten } from "./shorten";
 import { stats } from "./stats";
 import { urlShortened } from "./topic";
-import { DIRECT_VISIT, linksOf, newUser, shortenAs } from "./__tests__/helpers";
-import { expectAPIError, rejection } from "../local/testing";
+import { codeClash, DIRECT_VISIT, linksOf, newUser, shortenAs } from "./__tests__/helpers";
+import { captureLogs, expectAPIError, rejection } from "../local/testing";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -74,6 +74,7 @@ describe("POST /shorten", () => {
     const image = Buffer.from("the owner's image");
     await qrCodes.upload(`${taken.code}.png`, image, { contentType: "image/png" });
     const next = vi.spyOn(codeSource, "next").mockReturnValueOnce(taken.code);
+    captureLogs(codeClash({ code: taken.code, attempt: 1 }));
 
     const link = await shortenAs(newUser(), "https://example.com/newcomer");
     expect(link.code).not.toBe(taken.code);
@@ -87,6 +88,7 @@ describe("POST /shorten", () => {
     const taken = await shortenAs(owner, "https://example.com/owner-without-image");
     await qrCodes.remove(`${taken.code}.png`);
     vi.spyOn(codeSource, "next").mockReturnValueOnce(taken.code);
+    captureLogs(codeClash({ code: taken.code, attempt: 1 }));
 
     const link = await shortenAs(newUser(), "https://example.com/second");
     expect(link.code).not.toBe(taken.code);
@@ -98,6 +100,7 @@ describe("POST /shorten", () => {
   it("fails cleanly with unavailable when every attempt clashes, creating nothing", async () => {
     const taken = await shortenAs(newUser(), "https://example.com/always-taken");
     const next = vi.spyOn(codeSource, "next").mockReturnValue(taken.code);
+    captureLogs(codeClash({ code: taken.code }));
     const user = newUser();
 
     await expectAPIError(shortenAs(user, "https://example.com/never"), ErrCode.Unavailable, /free short code/);

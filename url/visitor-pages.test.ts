@@ -4,7 +4,7 @@
 // its HTML never holds the target). Screenshots go to web/test-output/.
 import { expect, it } from "vitest";
 import { describeLocal, expectErrorResponse } from "../local/testing";
-import { openPage, screenshot, useBrowser } from "../web/__tests__/browser";
+import { openPage, screenshot, screenshotPhoneAndDark, useBrowser } from "../web/__tests__/browser";
 import { db } from "./db";
 import { serveApiForThisFile } from "./__tests__/helpers";
 
@@ -50,16 +50,9 @@ describeLocal("visitor pages in Chromium", () => {
 
   it("shows the password page at phone width and in dark mode", async () => {
     const code = await shorten({ url: `${web.target.origin}/phone`, password: "correct horse" });
-    for (const [name, options] of [
-      ["visitor-password-phone", { width: 390 }],
-      ["visitor-password-dark", { dark: true }],
-    ] as const) {
-      const page = await openPage(web.browser, options);
-      await page.goto(`${api.baseUrl}/${code}`);
-      await page.getByLabel("Password", { exact: true }).waitFor();
-      await screenshot(page, name);
-      await page.context().close();
-    }
+    await screenshotPhoneAndDark(web.browser, `${api.baseUrl}/${code}`, "visitor-password", (page) =>
+      page.getByLabel("Password", { exact: true }),
+    );
   });
 
   it("shows every state as a page with its status at 1280 and 390 px, and answers API clients with the unchanged JSON", async () => {

@@ -1,6 +1,7 @@
 // The day's key behind unique visitors, the hash, and how long hashes are kept.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import log from "encore.dev/log";
+import { captureLogs } from "../local/testing";
 import { addDays, utcDay } from "../lib/utc-day";
 import { cleanupStaleUrls } from "./cleanup";
 import { db } from "./db";
@@ -61,6 +62,7 @@ describe("visitor hash retention", () => {
     vi.stubEnv("VISITOR_HASH_RETENTION_DAYS", "0");
     expect(visitorHashRetentionDays()).toBe(0);
     const error = vi.spyOn(log, "error");
+    captureLogs({ level: "ERR", msg: /^invalid VISITOR_HASH_RETENTION_DAYS="a month"/ });
     vi.stubEnv("VISITOR_HASH_RETENTION_DAYS", "a month");
     expect(visitorHashRetentionDays()).toBe(DEFAULT_RETENTION_DAYS);
     expect(error).toHaveBeenCalledWith(expect.stringContaining('invalid VISITOR_HASH_RETENTION_DAYS="a month"'));

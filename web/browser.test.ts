@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeLocal, startApp, type SpawnedApp } from "../local/testing";
-import { launchChromium, screenshot, startTargetSite, type TargetSite } from "./__tests__/browser";
+import { launchChromium, screenshot, startTargetSite, submitAccountForm, type TargetSite } from "./__tests__/browser";
 
 /** Starting the whole app (three databases migrated) takes a minute on a loaded machine. */
 const STARTUP_MS = 240_000;
@@ -55,10 +55,7 @@ describeLocal("web app in Chromium", () => {
   let accounts = 0;
   async function signUp(page: Page): Promise<string> {
     const email = `web-${process.pid}-${Date.now()}-${++accounts}@example.com`;
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-    await page.getByRole("button", { name: "Sign up", exact: true }).click();
-    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+    await submitAccountForm(page, email);
     return email;
   }
 

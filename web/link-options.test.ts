@@ -1,29 +1,17 @@
 // The link options in the web app, in Chromium: the shorten form's password, click limit, tags and UTM
 // builder with its live preview, a field error in words, the links page's search and tag filter, import
 // with per-row results and export. Screenshots go to web/test-output/.
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
-import { launchChromium, screenshot } from "./__tests__/browser";
+import type { Page } from "playwright-core";
+import { beforeAll, expect, it } from "vitest";
+import { describeLocal, useTestServer } from "../local/testing";
+import { screenshot, signedInPage, useBrowser } from "./__tests__/browser";
 
 describeLocal("link options in the web app (Chromium)", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const server = useTestServer();
+  const web = useBrowser();
   let page: Page;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, acceptDownloads: true });
-    context.setDefaultTimeout(60_000);
-    page = await context.newPage();
-    await page.goto(server.baseUrl + "/");
-    await page.getByLabel("Email", { exact: true }).fill(`options-${process.pid}-${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-    await page.getByRole("button", { name: "Sign up", exact: true }).click();
-    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await signedInPage(web.browser, server.baseUrl, `options-${process.pid}-${Date.now()}@example.com`);
   });
 
   it("shortens with a password, a click limit, tags and UTM parameters, previewing the final URL", async () => {

@@ -3,10 +3,10 @@
 // in the audit log; invite a second person who accepts. Screenshots go to web/test-output/.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
-import { launchChromium, screenshot } from "./__tests__/browser";
+import type { Page } from "playwright-core";
+import { beforeAll, expect, it } from "vitest";
+import { describeLocal, useTestServer } from "../local/testing";
+import { screenshot, signedInPage, useBrowser } from "./__tests__/browser";
 
 const run = promisify(execFile);
 const stamp = `${process.pid}-${Date.now()}`;
@@ -32,30 +32,12 @@ async function curlShorten(baseUrl: string, key: string, url: string): Promise<{
   return { status: Number(stdout.slice(at + 1)), body: stdout.slice(0, at) };
 }
 
-async function signUp(browser: Browser, baseUrl: string, email: string, width: number): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height: 900 } });
-  context.setDefaultTimeout(20_000);
-  await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
-  const page = await context.newPage();
-  await page.goto(baseUrl + "/");
-  await page.getByLabel("Email", { exact: true }).fill(email);
-  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-  await page.getByRole("button", { name: "Sign up", exact: true }).click();
-  await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
-  return page;
-}
-
 describeLocal("workspaces, API keys and the audit log in the web app (Chromium)", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const server = useTestServer();
+  const web = useBrowser();
   let page: Page;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-    page = await signUp(browser, server.baseUrl, ada, 1280);
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
+    page = await signedInPage(web.browser, server.baseUrl, ada, { width: 1280 });
   });
 
   it("makes a key in the page that curl uses until it is revoked there, and the audit log shows all three", async () => {
@@ -133,7 +115,7 @@ describeLocal("workspaces, API keys and the audit log in the web app (Chromium)"
     await page.getByRole("button", { name: "Create invitation" }).click();
     const token = (await page.locator("form[aria-label='Invite someone'] code.secret").textContent())!.trim();
 
-    const grace = await signUp(browser, server.baseUrl, `grace-${stamp}@example.com`, 390);
+    const grace = await signedInPage(web.browser, server.baseUrl, `grace-${stamp}@example.com`, { width: 390 });
     await grace.getByRole("link", { name: "Team" }).click();
     await grace.getByLabel("Invitation token").fill("not-a-real-token");
     await grace.getByRole("button", { name: "Accept invitation" }).click();

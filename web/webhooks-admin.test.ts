@@ -4,11 +4,11 @@
 // web/test-output/.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it, vi } from "vitest";
 import { describeLocal, startApp, type SpawnedApp } from "../local/testing";
 import { startReceiver, type TestReceiver } from "../webhooks/__tests__/receiver";
-import { launchChromium, screenshot } from "./__tests__/browser";
+import { screenshot, signedInPage, useBrowser } from "./__tests__/browser";
 
 const STARTUP_MS = 240_000;
 const STEP_MS = 60_000;
@@ -19,33 +19,21 @@ const email = `admin-${process.pid}-${Date.now()}@example.com`;
 const password = "correct horse battery";
 
 let app: SpawnedApp;
-let browser: Browser;
 let receiver: TestReceiver;
 
 describeLocal("webhooks and admin pages in Chromium", () => {
+  const web = useBrowser();
   beforeAll(async () => {
     const env = { WEBHOOKS_ALLOW_PRIVATE: "1", ADMIN_EMAILS: email };
-    [app, browser, receiver] = await Promise.all([startApp(appRoot, env), launchChromium(), startReceiver()]);
+    [app, receiver] = await Promise.all([startApp(appRoot, env), startReceiver()]);
   }, STARTUP_MS);
 
   afterAll(async () => {
-    await browser?.close();
     await receiver?.close();
     if (app) expect(await app.stop()).toBe(0);
   }, STARTUP_MS);
 
-  async function signedIn(button: "Sign up" | "Log in"): Promise<Page> {
-    const context = await browser.newContext({ viewport: { width: 1100, height: 900 } });
-    context.setDefaultTimeout(STEP_MS);
-    await context.grantPermissions(["clipboard-read", "clipboard-write"], { origin: app.baseUrl });
-    const page = await context.newPage();
-    await page.goto(app.baseUrl + "/");
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill(password);
-    await page.getByRole("button", { name: button, exact: true }).click();
-    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
-    return page;
-  }
+  const signedIn = (button: "Sign up" | "Log in"): Promise<Page> => signedInPage(web.browser, app.baseUrl, email, { button });
 
   it("adds a webhook, shows its secret once, and lists a verified test delivery", async () => {
     const page = await signedIn("Sign up");

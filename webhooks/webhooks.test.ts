@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, drainTopic, setRetryBackoffScale, useTestServer } from "../local/testing";
+import { captureLogs, describeLocal, drainTopic, redeliveryWarning, setRetryBackoffScale, useTestServer } from "../local/testing";
 import { signUp } from "../url/__tests__/helpers";
 import { relayLinkEvents } from "../url/link-events";
 import { db } from "./db";
@@ -16,6 +16,12 @@ async function settle(done: () => boolean = () => true, what = "the outbox", tim
     await drainTopic("webhook-deliveries");
   } while (!done());
 }
+
+/** The warning of each failed attempt that will be retried. */
+const retried = redeliveryWarning(
+  "deliver-webhook",
+  /^webhook delivery attempt \d+ failed: the receiver answered 503; it will be retried$/,
+);
 
 describeLocal("webhooks over HTTP", () => {
   const app = useTestServer();
@@ -155,6 +161,7 @@ describeLocal("webhooks over HTTP", () => {
     receiver.secret = hook.secret;
     receiver.events.clear();
     receiver.failing = true;
+    const logs = captureLogs(retried);
     const codes = [];
     for (let i = 0; i < 3; i++)
       codes.push((await app.call("POST", "/shorten", { token: alice, body: { url: `https://example.com/r${i}` } })).body.code);
@@ -169,6 +176,7 @@ describeLocal("webhooks over HTTP", () => {
     const { body: page } = await app.call("GET", `/webhooks/${hook.id}/deliveries`, { token: alice });
     const retrying = page.deliveries.filter((d: { outcome: string }) => d.outcome === "retrying");
     expect(retrying.length).toBe(receiver.failed);
+    expect(logs.lines).toHaveLength(receiver.failed);
     expect(retrying[0]).toMatchObject({ statusCode: 503, error: "the receiver answered 503" });
     expect(page.deliveries.filter((d: { outcome: string }) => d.outcome === "delivered")).toHaveLength(3);
     await app.call("DELETE", `/webhooks/${hook.id}`, { token: alice });
@@ -178,8 +186,11 @@ describeLocal("webhooks over HTTP", () => {
     const { body: hook } = await app.call("POST", "/webhooks", { token: alice, body: { url: receiver.url, events: ["link.created"] } });
     receiver.secret = hook.secret;
     receiver.failing = true;
+    const logs = captureLogs(retried);
     await app.call("POST", "/shorten", { token: alice, body: { url: "https://example.com/never" } });
     await settle();
+    // The last attempt records the event as failed instead of asking for another.
+    expect(logs.lines).toHaveLength(MAX_ATTEMPTS - 1);
     const { body: page } = await app.call("GET", `/webhooks/${hook.id}/deliveries`, { token: alice });
     expect(page.deliveries).toHaveLength(MAX_ATTEMPTS);
     expect(page.deliveries[0]).toMatchObject({ attempt: MAX_ATTEMPTS, outcome: "failed", statusCode: 503 });

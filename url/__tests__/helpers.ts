@@ -3,7 +3,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import http from "node:http";
 import { afterAll, beforeAll, expect } from "vitest";
 import { url } from "~encore/clients";
-import { singleConnectionDatabase, useTestServer } from "../../local/testing";
+import { singleConnectionDatabase, useTestServer, type ExpectedLog } from "../../local/testing";
 import { db } from "../db";
 import type { Visit } from "../visit";
 
@@ -11,6 +11,11 @@ import type { Visit } from "../visit";
 export interface User {
   userID: string;
   email: string;
+}
+
+/** The warning url/code.ts logs for a code already taken (and which attempt it was), for captureLogs. */
+export function codeClash(fields: { code: string; attempt?: number }): ExpectedLog {
+  return { level: "WRN", msg: "short code clash, retrying with another code", fields };
 }
 
 /** newUser makes auth data for a fresh caller; userID is a decimal string like users.id. */

@@ -3,7 +3,7 @@
 // Screenshots go to web/test-output/.
 import { expect, it } from "vitest";
 import { describeLocal } from "../../local/testing";
-import { openPage, screenshot, useBrowser } from "../../web/__tests__/browser";
+import { openPage, screenshot, screenshotPhoneAndDark, useBrowser } from "../../web/__tests__/browser";
 import { db } from "../db";
 import { serveApiForThisFile } from "../__tests__/helpers";
 
@@ -49,16 +49,9 @@ describeLocal("abuse pages in Chromium", () => {
   it("warns before a flagged link, counts nothing on the warning, and lands on the target after Continue", async () => {
     const code = await shorten(`${web.target.origin}/flagged-offer`);
     await db.exec`UPDATE urls SET flagged = true WHERE code = ${code}`;
-    for (const [name, options] of [
-      ["abuse-warning-phone", { width: 390 }],
-      ["abuse-warning-dark", { dark: true }],
-    ] as const) {
-      const page = await openPage(web.browser, options);
-      await page.goto(`${api.baseUrl}/${code}`);
-      await page.getByRole("link", { name: /^Continue to / }).waitFor();
-      await screenshot(page, name);
-      await page.context().close();
-    }
+    await screenshotPhoneAndDark(web.browser, `${api.baseUrl}/${code}`, "abuse-warning", (page) =>
+      page.getByRole("link", { name: /^Continue to / }),
+    );
     const page = await openPage(web.browser);
     const resp = await page.goto(`${api.baseUrl}/${code}?utm_source=chat`);
     expect(resp!.status()).toBe(200);

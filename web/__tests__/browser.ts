@@ -5,7 +5,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, Locator, Page } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
 import { launchChromium, TARGET_HOST } from "./chromium";
 
@@ -14,10 +14,10 @@ export const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.u
 
 export { launchChromium, TARGET_HOST };
 
-/** openPage opens a page in a context of its own at `width` (1100 px) in light or dark mode, waiting up to a minute a step. */
-export async function openPage(browser: Browser, options: { width?: number; dark?: boolean } = {}): Promise<Page> {
+/** openPage opens a page in a context of its own at `width` (1100) × `height` (700) px in light or dark mode, waiting up to a minute a step. */
+export async function openPage(browser: Browser, options: { width?: number; height?: number; dark?: boolean } = {}): Promise<Page> {
   const context = await browser.newContext({
-    viewport: { width: options.width ?? 1100, height: 700 },
+    viewport: { width: options.width ?? 1100, height: options.height ?? 700 },
     colorScheme: options.dark ? "dark" : "light",
   });
   context.setDefaultTimeout(60_000);
@@ -27,6 +27,20 @@ export async function openPage(browser: Browser, options: { width?: number; dark
 export async function screenshot(page: Page, name: string): Promise<void> {
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** screenshotPhoneAndDark opens `url` at 390 px and in dark mode, waits for `ready` on each, and saves `<name>-phone` and `<name>-dark`. */
+export async function screenshotPhoneAndDark(browser: Browser, url: string, name: string, ready: (page: Page) => Locator): Promise<void> {
+  for (const [variant, options] of [
+    ["phone", { width: 390 }],
+    ["dark", { dark: true }],
+  ] as const) {
+    const page = await openPage(browser, options);
+    await page.goto(url);
+    await ready(page).waitFor();
+    await screenshot(page, `${name}-${variant}`);
+    await page.context().close();
+  }
 }
 
 /** A page short links can point at, recording the paths it was asked for. */
@@ -91,4 +105,29 @@ export function useBrowser(): BrowserFixture {
       return started().target;
     },
   };
+}
+
+/** submitAccountForm fills the app's account form with `email` and the test password, presses `button` and waits until signed in. */
+export async function submitAccountForm(page: Page, email: string, button: "Sign up" | "Log in" = "Sign up"): Promise<void> {
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
+  await page.getByRole("button", { name: button, exact: true }).click();
+  await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+}
+
+/**
+ * signedInPage opens the app at `baseUrl` in a fresh browser profile `width` (1100) × 900 px, with the
+ * clipboard allowed, and signs up as `email` (or, with button "Log in", signs in).
+ */
+export async function signedInPage(
+  browser: Browser,
+  baseUrl: string,
+  email: string,
+  options: { width?: number; button?: "Sign up" | "Log in" } = {},
+): Promise<Page> {
+  const page = await openPage(browser, { width: options.width, height: 900 });
+  await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
+  await page.goto(baseUrl + "/");
+  await submitAccountForm(page, email, options.button);
+  return page;
 }
