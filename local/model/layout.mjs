@@ -50,8 +50,8 @@ export function defaultDataDir(root, cacheDir = userCacheDir()) {
 /** State of the running app: ENCORE_LOCAL_DATA_DIR (benchmarks, e2e tests, CI), else defaultDataDir. */
 export const dataDir = process.env.ENCORE_LOCAL_DATA_DIR ? path.resolve(process.env.ENCORE_LOCAL_DATA_DIR) : defaultDataDir(appRoot);
 
-/** What an earlier version kept in <root>/.local beside the generated files, and now keeps in the data dir. */
-export const DATA_ENTRIES = ["db", "objects", "pubsub", "dev-secrets.cue", "pglite", "test", "traces"];
+/** What npm start keeps in the data dir (an earlier version kept it in <root>/.local): what reset deletes and a start adopts. */
+export const DATA_ENTRIES = ["db", "objects", "pubsub", "dev-secrets.cue", "pglite", "test", "traces", "db-server.json"];
 
 /** The embedded PostgreSQL of one database under `npm start` (of this process, or of the app at `dir`). */
 export function databaseDir(name, dir = dataDir) {
