@@ -42,6 +42,7 @@ beforeAll(async () => {
     NODE_ENV: "development",
     PORT: "0",
     DASH_PORT: "off",
+    DB_PORT: "off",
   };
   // As a user starts it: embedded databases, no data directory named, no JWTSecret set.
   for (const name of ["ENCORE_LOCAL_DATA_DIR", "ENCORE_LOCAL_APP_ROOT", "DATABASE_URL", "REDIS_URL", "JWTSecret"]) delete env[name];
