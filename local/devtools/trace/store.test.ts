@@ -60,6 +60,15 @@ describe("TraceStore", () => {
     expect(bytes).toBeLessThan(4 * 1024 * 2);
   });
 
+  it("writes only the newest maxTraces of a batch that outgrew it", () => {
+    const d = dir();
+    const s = new TraceStore(d, { maxTraces: 3, maxBytes: 1 << 20 });
+    for (let i = 0; i < 1000; i++) s.save(trace(`t${i}`, i));
+    s.flush();
+    const lines = fs.readdirSync(d).flatMap((f) => fs.readFileSync(path.join(d, f), "utf8").trim().split("\n"));
+    expect(lines.map((l) => JSON.parse(l).traceId)).toEqual(["t997", "t998", "t999"]);
+  });
+
   it("skips a line torn by a crash and clears everything on request", () => {
     const d = dir();
     const s = new TraceStore(d, { maxTraces: 10, maxBytes: 1 << 20 });

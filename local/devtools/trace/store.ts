@@ -82,8 +82,12 @@ export class TraceStore {
     return [...found.values()];
   }
 
-  /** Keeps a finished trace; written within FLUSH_MS, or at close. */
+  /**
+   * Keeps a finished trace; written within FLUSH_MS, or at close. Under load only the newest maxTraces
+   * of a batch are written: older ones would be pruned at once, so they cost no disk and no JSON.
+   */
   save(trace: TraceRecord): void {
+    if (this.pending.length >= this.options.maxTraces) this.pending.shift();
     this.pending.push(trace);
     this.timer ??= setTimeout(() => this.flush(), FLUSH_MS).unref();
   }
