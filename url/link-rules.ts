@@ -62,7 +62,7 @@ export function linkPasswordProblem(password: string): string | null {
 export function maxClicksProblem(maxClicks: number): string | null {
   return Number.isInteger(maxClicks) && maxClicks >= 1 && maxClicks <= MAX_CLICK_LIMIT
     ? null
-    : `maxClicks must be a whole number from 1 to ${MAX_CLICK_LIMIT}`;
+    : `maxClicks must be a whole number from 1 to ${MAX_CLICK_LIMIT.toLocaleString("en-US")}`;
 }
 
 /** expiryProblem wants a time in the future and at most 5 years ahead of `now`. */

@@ -14,19 +14,25 @@ describeLocal("the link pages (Chromium)", () => {
   let browser: Browser;
   let page: Page;
   let token: string;
+  const email = `links-${process.pid}-${Date.now()}@example.com`;
+  const admins = process.env.ADMIN_EMAILS;
   beforeAll(async () => {
+    // The user is a site admin too, to disable and flag links through the admin API.
+    process.env.ADMIN_EMAILS = email;
     [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     context.setDefaultTimeout(60_000);
     page = await context.newPage();
     await page.goto(server.baseUrl + "/");
-    await page.getByLabel("Email", { exact: true }).fill(`links-${process.pid}-${Date.now()}@example.com`);
+    await page.getByLabel("Email", { exact: true }).fill(email);
     await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
     await page.getByRole("button", { name: "Sign up", exact: true }).click();
     await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
     token = ((await page.evaluate(`JSON.parse(localStorage.getItem("shortener.session"))`)) as { token: string }).token;
   });
   afterAll(async () => {
+    if (admins === undefined) delete process.env.ADMIN_EMAILS;
+    else process.env.ADMIN_EMAILS = admins;
     await browser?.close();
     await server?.close();
   });
@@ -81,7 +87,9 @@ describeLocal("the link pages (Chromium)", () => {
     expect(await page.locator("#field-alias-error").textContent()).toBe(
       "The alias must be 3 to 64 characters, each a letter, a digit, '_' or '-'.",
     );
-    expect(await page.locator("#field-maxClicks-error").textContent()).toBe("The click limit must be a whole number from 1 to 1000000000.");
+    expect(await page.locator("#field-maxClicks-error").textContent()).toBe(
+      "The click limit must be a whole number from 1 to 1,000,000,000.",
+    );
     expect(await page.locator("#field-tags-error").textContent()).toBe(
       `"tag!" is not a tag: each must be 1 to 32 letters, digits, '-' or '_'.`,
     );
@@ -136,7 +144,11 @@ describeLocal("the link pages (Chromium)", () => {
     expect(await page.getByTestId("expires").textContent()).not.toBe("Never");
   });
 
-  it("shows an expired and a limit-reached link's data, marked as such, with its removal date, in the list and on its page", async () => {
+  it("shows an expired, a limit-reached, a disabled and a flagged link's data, marked as such, with removal dates, in the list and on its page", async () => {
+    await api("POST", "/shorten", { url: "https://example.com/taken-down", alias: "taken-down" });
+    await api("PATCH", "/admin/urls/taken-down", { disabled: true, reason: "phishing" });
+    await api("POST", "/shorten", { url: "https://example.com/odd", alias: "flagged-one" });
+    await api("PATCH", "/admin/urls/flagged-one", { flagged: true });
     await api("POST", "/shorten", { url: "https://example.com/soon-gone", alias: "soon-gone", expiresAt: new Date(Date.now() + 1500) });
     await api("POST", "/shorten", { url: "https://example.com/once", alias: "only-once", maxClicks: 1 });
     expect((await fetch(`${server.baseUrl}/only-once`)).status).toBe(200);
@@ -152,6 +164,13 @@ describeLocal("the link pages (Chromium)", () => {
     await page.goto(server.baseUrl + "/#/links/only-once");
     await page.getByTestId("target").getByText("https://example.com/once").waitFor();
     expect(await page.getByTestId("status").allTextContents()).toEqual(["Limit reached"]);
+
+    await page.goto(server.baseUrl + "/#/links/taken-down");
+    await page.getByTestId("target").getByText("https://example.com/taken-down").waitFor();
+    expect(await page.getByTestId("status").allTextContents()).toEqual(["Disabled"]);
+    await page.getByText("The site's admins disabled this link: phishing. It leads nowhere.").waitFor();
+    // Only the site's admins can change a disabled link: no Edit.
+    expect(await page.getByRole("link", { name: "Edit", exact: true }).count()).toBe(0);
 
     await page.goto(server.baseUrl + "/#/links");
     const expired = page.getByRole("row", { name: `${server.baseUrl}/soon-gone` });
@@ -188,7 +207,7 @@ describeLocal("the link pages (Chromium)", () => {
   });
 
   it("lists 30 links compactly, searches them and sorts them by clicks and by code", async () => {
-    for (let i = 0; i < 25; i++) {
+    for (let i = 0; i < 23; i++) {
       await api("POST", "/shorten", {
         url: `https://example.com/a/very/long/path/that/goes/on/and/on/for/a/while/number-${i}`,
         alias: `bulk-${i}`,

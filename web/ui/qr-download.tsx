@@ -1,13 +1,16 @@
 // A link's QR code with a button that saves it as a PNG file named after the link.
 import { useState } from "preact/hooks";
 import type { Link } from "./api";
+
+/** What the QR code needs of a link: a new one (POST /shorten's answer) or a stored one. */
+type QrLink = Pick<Link, "code" | "shortUrl" | "qrCodeUrl">;
 import { FormError } from "./field";
 
 /**
  * saveQr fetches the image (it is public; no token goes with it, since the bucket may be on another
  * origin) and hands the browser a local copy, as a `download` link to another origin would only open it.
  */
-async function saveQr(link: Link): Promise<void> {
+async function saveQr(link: QrLink): Promise<void> {
   const res = await fetch(link.qrCodeUrl);
   if (!res.ok) throw new Error(`the QR code could not be fetched (status ${res.status})`);
   const href = URL.createObjectURL(await res.blob());
@@ -18,7 +21,7 @@ async function saveQr(link: Link): Promise<void> {
   setTimeout(() => URL.revokeObjectURL(href), 1000);
 }
 
-export function QrCode({ link }: { link: Link }) {
+export function QrCode({ link }: { link: QrLink }) {
   const [error, setError] = useState<string | null>(null);
   const save = () => {
     setError(null);

@@ -1,6 +1,6 @@
 // Shorten a URL (optionally with an alias, an expiry and the options under "More options": password,
 // click limit, tags, device targets and UTM parameters), then show the short link, a Copy button and
-// its QR code.
+// its QR code with a PNG download.
 import { useState } from "preact/hooks";
 import { call, type ShortenResponse } from "./api";
 import { CopyButton } from "./copy-button";
@@ -9,6 +9,7 @@ import { FormError } from "./field";
 import { apiErrors, checkDraft, EMPTY_DRAFT, withSchemes, type LinkErrors } from "./link-draft";
 import { LinkFields } from "./link-fields";
 import { usePageTitle } from "./page-title";
+import { QrCode } from "./qr-download";
 import { workspaceId } from "./workspace";
 
 export function ShortenPage() {
@@ -73,10 +74,10 @@ function NewLink({ link }: { link: ShortenResponse }) {
           </p>
           {link.expiresAt && <p class="muted">Expires {formatDateTime(link.expiresAt)}</p>}
           <p>
-            <a href={`#/links/${encodeURIComponent(link.code)}`}>Its details: QR download, edit, clicks</a>
+            <a href={`#/links/${encodeURIComponent(link.code)}`}>Its details: edit, clicks</a>
           </p>
         </div>
-        <img class="qr" src={link.qrCodeUrl} width={160} height={160} alt={`QR code for ${link.shortUrl}`} />
+        <QrCode link={link} />
       </div>
     </section>
   );
