@@ -4,31 +4,19 @@
 // compact list searched and sorted, at 1280 and 390 pixels. Screenshots go to web/test-output/.
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
-import { launchChromium, screenshot } from "./__tests__/browser";
+import type { Page } from "playwright-core";
+import { beforeAll, expect, it } from "vitest";
+import { describeLocal, useTestServer } from "../local/testing";
+import { screenshot, signedInPage, useBrowser } from "./__tests__/browser";
 
 describeLocal("the link pages (Chromium)", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const server = useTestServer();
+  const web = useBrowser();
   let page: Page;
   let token: string;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    context.setDefaultTimeout(60_000);
-    page = await context.newPage();
-    await page.goto(server.baseUrl + "/");
-    await page.getByLabel("Email", { exact: true }).fill(`links-${process.pid}-${Date.now()}@example.com`);
-    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-    await page.getByRole("button", { name: "Sign up", exact: true }).click();
-    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+    page = await signedInPage(web.browser, server.baseUrl, `links-${process.pid}-${Date.now()}@example.com`, { width: 1280 });
     token = ((await page.evaluate(`JSON.parse(localStorage.getItem("shortener.session"))`)) as { token: string }).token;
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
   });
 
   /** Calls the API as the signed-in user, as a script would. */
