@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { ErrCode } from "encore.dev/api";
 import { CacheCluster, IntKeyspace } from "encore.dev/storage/cache";
-import { rejection } from "../local/testing";
+import { captureLogs, rejection } from "../local/testing";
 import { FixedWindowLimit, type WindowKey } from "./fixed-window";
 
 const counters = new IntKeyspace<WindowKey>(CacheCluster.named("rate-limits"), { keyPattern: "test/:limit/:subject/:window" });
@@ -49,6 +49,11 @@ describe("FixedWindowLimit", () => {
       increment: () => Promise.reject(new Error("cache increment: connection refused")),
     } as unknown as IntKeyspace<WindowKey>;
     const failing = new FixedWindowLimit(broken, "signup", "too many tries");
+    captureLogs({
+      level: "ERR",
+      msg: "rate limit not checked: the cache failed",
+      fields: { limit: "signup", err: "cache increment: connection refused" },
+    });
     await failing.hit("a");
     await failing.hit("a");
   });

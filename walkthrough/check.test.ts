@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { describeLocal, drainTopic, loadAppModel, useTestServer } from "../local/testing";
+import { captureLogs, describeLocal, drainTopic, loadAppModel, useTestServer } from "../local/testing";
 import { holdCleanupTurnForThisFile } from "../url/__tests__/helpers";
 import { DOCS_BASE_URL, OutputChecker, ShellSession, normalizeOutput, requestsOf, routeOf, shellExamples, type Mismatch } from "./check";
 
@@ -157,6 +157,10 @@ describeLocal("the documented commands, pasted in order", () => {
 
   it.each(SESSIONS.map((pages) => [pages.join(" then "), pages] as const))("%s", async (_name, pages) => {
     for (const page of pages) expect(examplesOf(page).length, page).toBeGreaterThanOrEqual(MIN_EXAMPLES[page]);
+    // The self-hosting guide shows the cron trigger refusing a call without the token.
+    if (pages.includes("docs/self-hosting/README.md")) {
+      captureLogs({ level: "WRN", msg: "refused cron trigger for cleanup-stale-urls", fields: { reason: "invalid cron token" } });
+    }
     const examples = pages.flatMap(examplesOf);
     const shell = new ShellSession({
       baseUrl: server.baseUrl,

@@ -4,14 +4,14 @@
 // compact list searched and sorted, at 1280 and 390 pixels. Screenshots go to web/test-output/.
 import jsQR from "jsqr";
 import { PNG } from "pngjs";
-import type { Browser, Page } from "playwright-core";
+import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeLocal, startTestServer, type TestServer } from "../local/testing";
-import { launchChromium, screenshot } from "./__tests__/browser";
+import { describeLocal, useTestServer } from "../local/testing";
+import { screenshot, signedInPage, useBrowser } from "./__tests__/browser";
 
 describeLocal("the link pages (Chromium)", () => {
-  let server: TestServer;
-  let browser: Browser;
+  const server = useTestServer();
+  const web = useBrowser();
   let page: Page;
   let token: string;
   const email = `links-${process.pid}-${Date.now()}@example.com`;
@@ -19,22 +19,12 @@ describeLocal("the link pages (Chromium)", () => {
   beforeAll(async () => {
     // The user is a site admin too, to disable and flag links through the admin API.
     process.env.ADMIN_EMAILS = email;
-    [server, browser] = await Promise.all([startTestServer(), launchChromium()]);
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
-    context.setDefaultTimeout(60_000);
-    page = await context.newPage();
-    await page.goto(server.baseUrl + "/");
-    await page.getByLabel("Email", { exact: true }).fill(email);
-    await page.getByLabel("Password", { exact: true }).fill("correct horse battery");
-    await page.getByRole("button", { name: "Sign up", exact: true }).click();
-    await page.getByRole("heading", { name: "Shorten a link" }).waitFor();
+    page = await signedInPage(web.browser, server.baseUrl, email, { width: 1280 });
     token = ((await page.evaluate(`JSON.parse(localStorage.getItem("shortener.session"))`)) as { token: string }).token;
   });
-  afterAll(async () => {
+  afterAll(() => {
     if (admins === undefined) delete process.env.ADMIN_EMAILS;
     else process.env.ADMIN_EMAILS = admins;
-    await browser?.close();
-    await server?.close();
   });
 
   /** Calls the API as the signed-in user, as a script would. */

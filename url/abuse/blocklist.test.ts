@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { captureLogs } from "../../local/testing";
 import { newUser, shortenAs } from "../__tests__/helpers";
 import { db } from "../db";
 import { normalizeHost, readBlocklistFile, syncBlocklistFile } from "./blocklist";
@@ -13,6 +14,12 @@ describe("BLOCKLIST_FILE", () => {
       file,
       "# known phishing\nEvil.Example\n\n*.wild.example  # and its subdomains\nnot a host\nhttp://x/y\nevil.example\n",
     );
+    const skipped = (line: number) => ({
+      level: "WRN" as const,
+      msg: "BLOCKLIST_FILE: skipping a line that is not a host name",
+      fields: { line },
+    });
+    captureLogs(skipped(5), skipped(6));
     expect(readBlocklistFile(file)).toEqual(["evil.example", "wild.example"]);
   });
 
