@@ -58,7 +58,7 @@ async function start(): Promise<void> {
   }
   if (process.env.LOCAL_RUN_CRON === "1") {
     const { startCronScheduler } = await import("./runtime/cron");
-    const { onShutdown } = await import("./runtime/lifecycle/server");
+    const { onShutdown } = await import("./runtime/lifecycle/run");
     onShutdown(startCronScheduler());
   }
   await import(pathToFileURL(path.join(genDirOf(appRoot), "internal", "entrypoints", "main.js")).href);

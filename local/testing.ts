@@ -71,7 +71,7 @@ async function loadApp(): Promise<void> {
 export async function startTestServer(): Promise<TestServer> {
   requireLocal("startTestServer");
   await loadApp();
-  const { startLocalServer } = await import("./runtime/lifecycle/server");
+  const { startLocalServer } = await import("./runtime/gateway/serve");
   return startLocalServer(0);
 }
 

@@ -1,6 +1,6 @@
 // `npm start`'s side of `npm run db`: its embedded databases on the wire server while it runs.
 import { appModel } from "../runtime/core/context";
-import { onShutdown } from "../runtime/lifecycle/server";
+import { onShutdown } from "../runtime/lifecycle/run";
 import { openDatabase } from "../runtime/sqldb";
 import { announce, dbPort } from "./db-endpoint";
 import { serveDatabases } from "./db-wire";

@@ -10,7 +10,7 @@ import { lookupSecret } from "./core/secrets";
 import { registerGateway } from "./gateway/gateway";
 import { registerRoutes } from "./gateway/registry";
 import { apiCall } from "./gateway/calls";
-import { onShutdown, runForever } from "./lifecycle/server";
+import { onShutdown, runForever } from "./lifecycle/run";
 import { closeCaches, openCacheCluster } from "./cache";
 import { setDecimalConstructor } from "./core/decimal";
 import { unsupported } from "./core/unsupported";

@@ -1,7 +1,7 @@
 // `npm start` opens the development dashboard as `encore run` does: http://127.0.0.1:9400, or
 // DASH_PORT (0 picks a free port, "off" disables it). Loopback only.
 import path from "node:path";
-import { onShutdown } from "../../runtime/lifecycle/server";
+import { onShutdown } from "../../runtime/lifecycle/run";
 import { dataDir } from "../../model/layout.mjs";
 import { OutputCapture } from "./output";
 

@@ -1,32 +1,25 @@
-// The local API gateway + app server: routes requests to exposed endpoints, runs the auth handler,
-// decodes and validates, calls the handler and writes Encore's response or error body.
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+// The gateway's answer to one request: the health check, objects, CORS, routing, auth, decoding,
+// the handler, and Encore's response or error body, with one access-log line.
+import type http from "node:http";
 import type { Napi } from "../../model/napi";
-import { appModel, appRoot, setApiBaseUrl } from "../core/context";
-import { recordServingPort, releaseDataDir } from "./data-lock";
-import { closeAllDatabases, detachedFromTransactions, openDatabase } from "../sqldb";
-import { isConnectionFault } from "../sqldb/server-engine";
-import { pubsubTestHooks } from "../pubsub";
+import { appModel } from "../core/context";
+import { detachedFromTransactions } from "../sqldb";
 import { LogLevel, rootLogger, formatLine } from "../core/logger";
 import { stdoutLines } from "./line-sink";
-import { newTrace } from "../core/request";
+import { newTrace, Request } from "../core/request";
 import { isObjectPath, serveObject } from "../objects";
-import { Router } from "../gateway/router";
-import { registeredEndpoints, type RegisteredEndpoint } from "../gateway/registry";
-import { decodeHttpRequest, encodeHttpResponse } from "../gateway/http-codec";
+import { Router } from "./router";
+import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
+import { decodeHttpRequest, encodeHttpResponse } from "./http-codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "../wire/errors";
-import { authenticate, unauthenticatedError, type CredentialSource } from "../gateway/gateway";
-import { forwardedHeaders } from "../gateway/forwarded";
-import { invokeTyped, requestMeta, type CallSite } from "../gateway/invoke";
-import { BodyReader, ResponseWriter } from "../gateway/raw";
-import { Request } from "../core/request";
+import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
+import { forwardedHeaders } from "./forwarded";
+import { invokeTyped, requestMeta, type CallSite } from "./invoke";
+import { BodyReader, ResponseWriter } from "./raw";
 import { runIsolated } from "../wire/isolate";
-import { serveStatic, type StaticEndpoint } from "../gateway/static-assets";
-import { CorsPolicy, corsModeFromEnv } from "../gateway/cors";
-import { HEALTHZ_PATH, sendHealth } from "../gateway/healthz";
-import { readGlobalCors } from "../../compiler/base/appfile";
-import { startupBanner } from "./banner";
+import { serveStatic, type StaticEndpoint } from "./static-assets";
+import type { CorsPolicy } from "./cors";
+import { HEALTHZ_PATH, sendHealth } from "./healthz";
 import { announceSpan, channels, type SpanRecorder } from "../core/events";
 
 type Routed = RegisteredEndpoint | StaticEndpoint;
@@ -35,7 +28,7 @@ type Routed = RegisteredEndpoint | StaticEndpoint;
  * Every endpoint with a handler and every `api.static` one (the runtime serves those), private ones too:
  * Encore's gateway routes them all, so a private path takes its place in the route tree.
  */
-function buildRouter(): Router<Routed> {
+export function buildRouter(): Router<Routed> {
   const router = new Router<Routed>();
   for (const ep of registeredEndpoints()) router.add(ep.model.path, ep.model.methods, ep);
   const app = appModel();
@@ -117,7 +110,7 @@ function sendError(res: http.ServerResponse, e: WireError): void {
 }
 
 /** What the gateway needs for every request: the routes, the CORS rules, whether it is draining. */
-interface Gateway {
+export interface Gateway {
   router: Router<Routed>;
   cors: CorsPolicy;
   shuttingDown: boolean;
@@ -226,7 +219,7 @@ function logRequest(req: http.IncomingMessage, res: http.ServerResponse, started
 }
 
 /** One request: handled, errors turned into Encore's error body, and one access-log line. */
-function requestListener(gw: Gateway): http.RequestListener {
+export function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
     // One then() rather than catch().finally(), which costs four promises more on every request.
@@ -251,156 +244,4 @@ function requestListener(gw: Gateway): http.RequestListener {
       },
     );
   };
-}
-
-export interface LocalServer {
-  baseUrl: string;
-  /** Stops listening, then waits for requests in flight; after `graceMs` their connections are cut. */
-  close(graceMs?: number): Promise<void>;
-}
-
-/**
- * How long a stopping server keeps accepting requests while /__encore/healthz already answers 503, so
- * load balancers can take it out: ENCORE_K8S_GRACE_TERMINATION_SECONDS minus the total shutdown time,
- * 10 s under `encore run` (runtimes/core/src/shutdown.rs, cli/daemon/run/runtime_config2.go).
- */
-function keepAcceptingMs(): number {
-  const secs = Number(process.env.ENCORE_K8S_GRACE_TERMINATION_SECONDS);
-  return Number.isInteger(secs) && secs > 10 ? (secs - 10) * 1000 : 0;
-}
-
-/**
- * How long an idle keep-alive connection stays open. Node's 5 s default lets the server close a
- * connection just as a client reuses it after the event loop was busy for seconds (a QR code, a
- * scrypt hash on a loaded machine), which the client sees as a reset request.
- */
-const IDLE_KEEP_ALIVE_MS = 30_000;
-
-/** Serves every registered exposed endpoint on host:port (port 0 picks a free one). */
-export async function startLocalServer(port: number, host = "127.0.0.1"): Promise<LocalServer> {
-  const gw: Gateway = {
-    router: buildRouter(),
-    cors: new CorsPolicy(appModel(), readGlobalCors(appRoot), corsModeFromEnv()),
-    shuttingDown: false,
-  };
-  const listener = requestListener(gw);
-  let closing = false;
-  const server = http.createServer({ keepAliveTimeout: IDLE_KEEP_ALIVE_MS }, (req, res) => {
-    // Once closing, each connection ends after its current answer: a client that keeps its
-    // connection busy would otherwise keep a stopping server serving (close() waits for it).
-    if (closing) res.setHeader("Connection", "close");
-    listener(req, res);
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => resolve());
-  });
-  const addr = server.address() as AddressInfo;
-  const baseUrl = `http://${host}:${addr.port}`;
-  setApiBaseUrl(baseUrl);
-  return {
-    baseUrl,
-    close: async (graceMs = Infinity) => {
-      gw.shuttingDown = true;
-      const grace = keepAcceptingMs();
-      if (grace > 0) await new Promise((resolve) => setTimeout(resolve, grace));
-      await new Promise<void>((resolve) => {
-        closing = true;
-        server.close(() => resolve());
-        server.closeIdleConnections();
-        if (Number.isFinite(graceMs)) setTimeout(() => server.closeAllConnections(), graceMs).unref();
-      });
-    },
-  };
-}
-
-let stopHooks: (() => void | Promise<void>)[] = [];
-
-/** Work to stop before exit (cron scheduler, subscriptions); registered by local/cli.ts. */
-export function onShutdown(hook: () => void | Promise<void>): void {
-  stopHooks.push(hook);
-}
-
-/** Seconds between attempts to reach a database server that is down at start-up. */
-const STARTUP_RETRY_SECONDS = 2;
-
-/**
- * Opens and migrates every database before serving, as `encore run` migrates at startup. A server
- * that cannot be reached is waited for, one log line per attempt, instead of ending the process.
- */
-async function migrateDatabases(): Promise<void> {
-  for (const db of appModel().databases) {
-    for (;;) {
-      try {
-        await openDatabase(db.name).ready();
-        const version = db.migrations.at(-1)?.number;
-        process.stdout.write(`database ${db.name}: ready${version === undefined ? "" : `, migrated to version ${version}`}\n`);
-        break;
-      } catch (err) {
-        if (!isConnectionFault(err)) throw err;
-        process.stderr.write(
-          `database ${db.name}: cannot reach the database server (${(err as Error).message}); retrying in ${STARTUP_RETRY_SECONDS} s\n`,
-        );
-        await new Promise((r) => setTimeout(r, STARTUP_RETRY_SECONDS * 1000));
-      }
-    }
-  }
-}
-
-/** How long in-flight requests and deliveries get to finish after SIGINT/SIGTERM. */
-const DRAIN_SECONDS = 4;
-
-/**
- * Resolves on the first SIGINT or SIGTERM. The listeners stay, so a second copy of the signal (sent to
- * the process group and relayed by npm as well) cannot kill the process in the middle of its drain.
- */
-function shutdownRequested(): Promise<void> {
-  return new Promise((resolve) => {
-    process.on("SIGINT", () => resolve());
-    process.on("SIGTERM", () => resolve());
-  });
-}
-
-/** One clear line instead of a stack trace when the port is taken; null for any other error. */
-function portTakenMessage(err: unknown, host: string, port: number): string | null {
-  if ((err as NodeJS.ErrnoException).code !== "EADDRINUSE") return null;
-  return `port ${port} on ${host} is already in use (another npm start?): stop that process or choose another port, e.g. PORT=${port + 1} npm start\n`;
-}
-
-/** `npm start`: serve on $PORT (4000) until SIGINT/SIGTERM, then drain and resolve to the exit code. */
-export async function runForever(): Promise<number> {
-  const stop = shutdownRequested();
-  onShutdown(closeAllDatabases);
-  onShutdown(releaseDataDir);
-  const ready = await Promise.race([migrateDatabases().then(() => true), stop.then(() => false)]);
-  if (!ready) return runShutdownHooks();
-  const port = Number(process.env.PORT ?? 4000);
-  const host = process.env.HOST ?? "127.0.0.1";
-  let server: LocalServer;
-  try {
-    server = await startLocalServer(port, host);
-  } catch (err) {
-    const taken = portTakenMessage(err, host, port);
-    if (taken === null) throw err;
-    process.stderr.write(taken);
-    await runShutdownHooks();
-    return 1;
-  }
-  recordServingPort(Number(new URL(server.baseUrl).port));
-  process.stdout.write(startupBanner(server.baseUrl));
-  await stop;
-  process.stdout.write("shutting down\n");
-  // The port is free as soon as close() starts; requests in flight get DRAIN_SECONDS to finish.
-  const deadline = Date.now() + DRAIN_SECONDS * 1000;
-  await server.close(DRAIN_SECONDS * 1000);
-  await pubsubTestHooks.drain(undefined, Math.max(deadline - Date.now(), 1)).catch(() => {
-    process.stdout.write("deliveries still in flight were left to be delivered again at the next start\n");
-  });
-  return runShutdownHooks();
-}
-
-async function runShutdownHooks(): Promise<number> {
-  for (const hook of stopHooks) await hook();
-  stopHooks = [];
-  return 0;
 }
