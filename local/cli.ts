@@ -4,7 +4,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { modelOf, readCache } from "./compiler/cache-file";
 import { AppCompileError, type AppModel } from "./model/app-model";
-import { generate } from "./codegen/generate";
+import { COMBINED_MAIN, generate, writeEncoreGen } from "./codegen/generate";
 import { appRoot, buildDir, genDirOf } from "./model/layout.mjs";
 
 /**
@@ -61,7 +61,7 @@ async function start(): Promise<void> {
     const { onShutdown } = await import("./runtime/lifecycle/run");
     onShutdown(startCronScheduler());
   }
-  await import(pathToFileURL(path.join(genDirOf(appRoot), "internal", "entrypoints", "main.js")).href);
+  await import(pathToFileURL(path.join(genDirOf(appRoot), COMBINED_MAIN)).href);
 }
 
 /**
@@ -123,7 +123,6 @@ const commands: Record<string, () => Promise<void> | void> = {
   },
   /** CI only: encore.gen/ as the Encore CLI would write it (see .ci/encore-test-shape.sh). */
   "encore-gen": async () => {
-    const { writeEncoreGen } = await import("./codegen/encore-shape");
     process.stdout.write(`wrote ${path.relative(process.cwd(), writeEncoreGen(await compile())) || "."}\n`);
   },
 };

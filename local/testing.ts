@@ -64,7 +64,8 @@ export function itOnServer(name: string, fn: () => Promise<void>, timeout?: numb
 /** Registers every endpoint, gateway and subscription, as the generated entrypoint does. */
 async function loadApp(): Promise<void> {
   const { appRoot, genDirOf } = await import("./model/layout.mjs");
-  await import(/* @vite-ignore */ path.join(genDirOf(appRoot), "internal", "entrypoints", "register.js"));
+  const { TEST_REGISTRATIONS } = await import("./codegen/generate");
+  await import(/* @vite-ignore */ path.join(genDirOf(appRoot), TEST_REGISTRATIONS));
 }
 
 /** Serves every endpoint of the app in-process on 127.0.0.1:<free port>, exactly as `npm start` does. */

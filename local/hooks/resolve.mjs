@@ -23,7 +23,7 @@ export function localResolve(specifier, importer) {
   if (specifier === "./napi/napi.cjs" && importer && importer.includes(SDK_RUNTIME_DIR)) return napiPath;
   if (specifier.startsWith("~encore/")) {
     const base = path.join(genDir, specifier.slice("~encore/".length));
-    for (const candidate of [base, `${base}.js`, path.join(base, "index.js")]) {
+    for (const candidate of [base, `${base}.js`, `${base}.ts`, path.join(base, "index.js"), path.join(base, "index.ts")]) {
       if (fs.existsSync(candidate) && fs.statSync(candidate).isFile()) return candidate;
     }
     throw new Error(`cannot resolve ${specifier}: ${genDir} has no such module; run \`npm run gen\``);
