@@ -2,6 +2,7 @@
 import { useState } from "preact/hooks";
 import { ApiError, call, fieldErrors, type FieldErrors } from "./api";
 import { Field, FormError } from "./field";
+import { usePageTitle } from "./page-title";
 import { useSession } from "./session";
 
 type PasswordField = "currentPassword" | "newPassword";
@@ -26,15 +27,18 @@ function passwordErrors(err: unknown): FieldErrors<PasswordField> {
 }
 
 export function AccountPage() {
+  usePageTitle("Account");
   const session = useSession();
   return (
-    <section aria-labelledby="account-title">
+    <section class="account-page" aria-labelledby="account-title">
       <h1 id="account-title" tabIndex={-1}>
         Account
       </h1>
       <p class="lead">
-        Signed in as <strong>{session?.email}</strong>
-        {session?.persistent ? " on this browser for 30 days of inactivity." : " in this tab only."}
+        Signed in as <strong>{session?.email}</strong>.{" "}
+        {session?.persistent
+          ? "This browser keeps you signed in until you log out or stay away for 30 days."
+          : "Only in this tab: closing it signs you out."}
       </p>
       <ChangePassword />
     </section>

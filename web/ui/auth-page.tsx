@@ -103,7 +103,7 @@ export function AuthPage({ mode }: { mode: AuthMode }) {
             />
             <label for="stay-signed-in">Stay signed in</label>
             <p id="stay-signed-in-hint" class="hint">
-              For 30 days on this browser. Untick on a shared computer: closing this tab then signs you out.
+              For 30 days on this browser. On a shared computer, untick it: closing the tab signs you out.
             </p>
           </div>
         )}
