@@ -9,19 +9,21 @@ import { databaseUnavailable, isDatabaseFault } from "../lib/database-faults";
 import { API_KEY_PREFIX } from "../lib/api-key-format";
 import { verifyApiKey } from "./api-keys";
 import { verifyToken } from "./jwt";
-import { findUser } from "./users";
+import { checkSession } from "./sessions";
 
 interface AuthParams {
   authorization: Header<"Authorization">;
 }
 
 /**
- * AuthData identifies the caller; userID is users.id as a decimal string. A request with an API key
- * carries the key's id, name, workspace and scopes too, and userID is the key's creator.
+ * AuthData identifies the caller; userID is users.id as a decimal string. A signed-in request carries
+ * its session's id; a request with an API key carries the key's id, name, workspace and scopes
+ * instead, and userID is the key's creator.
  */
 export interface AuthData {
   userID: string;
   email: string;
+  sessionID?: string;
   keyID?: string;
   keyName?: string;
   workspaceID?: string;
@@ -31,16 +33,22 @@ export interface AuthData {
 // RFC 6750 b64token after a case-insensitive "Bearer" scheme.
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*)$/i;
 
-/** auth verifies the bearer token (a JWT, or an API key when it starts with sk_) and that its user still exists. */
+/**
+ * auth verifies the bearer token (a JWT, or an API key when it starts with sk_). A JWT counts only while
+ * its session is live and its user exists and is not banned: one query on two primary keys per request
+ * (Encore calls the handler on every request and caches nothing: runtimes/core/src/api/auth/mod.rs), so
+ * log out, a password change, a detected refresh-token reuse and a ban take effect on the next call.
+ */
 export const auth = authHandler<AuthParams, AuthData>(async ({ authorization }) => {
   try {
     const match = BEARER.exec(authorization.trim());
     if (!match) throw APIError.unauthenticated("authorization header must be 'Bearer <token>'");
     if (match[1].startsWith(API_KEY_PREFIX)) return await verifyApiKey(match[1]);
     const claims = verifyToken(match[1]);
-    const user = await findUser(claims.userID);
-    if (!user) throw APIError.unauthenticated("invalid token");
-    return { userID: user.id, email: user.email };
+    const session = await checkSession(claims.sessionID, claims.userID);
+    if (!session) throw APIError.unauthenticated("invalid token");
+    if (!session.live) throw APIError.unauthenticated("session has ended");
+    return { userID: session.user.id, email: session.user.email, sessionID: claims.sessionID };
   } catch (err) {
     if (err instanceof APIError && (err.code === ErrCode.Unauthenticated || err.code === ErrCode.Unavailable)) throw err;
     if (isDatabaseFault(err)) throw databaseUnavailable("auth", err);

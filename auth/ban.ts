@@ -1,10 +1,11 @@
 // PATCH /admin/users/:id: a site admin bans an account (or lifts the ban). A banned account cannot sign
-// in, its tokens stop working at once (the auth handler finds no such account), and its links are
-// disabled through the url service.
+// in, its sessions end (the auth handler refuses its tokens from the next request on, and lifting the
+// ban does not bring them back), and its links are disabled through the url service.
 import { api, APIError } from "encore.dev/api";
 import { url } from "~encore/clients";
 import { requireSiteAdmin } from "../lib/site-admins";
 import { db } from "./db";
+import { endSessionsOfUser } from "./sessions";
 
 /** BanUserRequest bans or unbans one account. */
 export interface BanUserRequest {
@@ -37,6 +38,7 @@ export const banUser = api(
       WHERE id = ${id}::text::bigint
       RETURNING id::text AS id, email, banned_at IS NOT NULL AS banned`;
     if (row === null) throw APIError.notFound("user not found");
+    if (banned) await endSessionsOfUser(row.id, "banned");
     const { disabled } = banned ? await url.disableLinksOf({ creator: row.id, reason: "its owner's account was banned" }) : { disabled: 0 };
     return { ...row, linksDisabled: disabled };
   },

@@ -4,6 +4,7 @@ import { expect, it } from "vitest";
 import { describeLocal, expectErrorResponse, useTestServer } from "../local/testing";
 import { badTokens } from "./__tests__/tokens";
 import { db } from "./db";
+import { verifyToken } from "./jwt";
 import { SCRYPT_PARAMS } from "./password";
 
 const password = "http test password";
@@ -20,24 +21,28 @@ describeLocal("auth over HTTP", () => {
   const login = (email: string, pw = password) => call("POST", "/auth/login", { body: { email, password: pw } });
   const me = (authorization?: string) => call("GET", "/auth/me", withAuthorization(authorization));
 
-  async function newUser(): Promise<{ email: string; token: string; id: string }> {
+  async function newUser(): Promise<{ email: string; token: string; id: string; sessionID: string }> {
     const email = freshEmail();
     const { status, body } = await signup(email);
     expect(status).toBe(200);
     const who = await me(`Bearer ${body.token}`);
-    return { email: email.toLowerCase(), token: body.token, id: who.body.id };
+    return { email: email.toLowerCase(), token: body.token, id: who.body.id, sessionID: verifyToken(body.token).sessionID };
   }
 
-  it("signs up, returns a one-hour token, and /auth/me shows the normalized account", async () => {
+  it("signs up, returns a 15-minute access token and a 30-day refresh token, and /auth/me shows the normalized account", async () => {
     const email = freshEmail();
     const before = Date.now();
     const { status, body } = await signup(email);
     expect(status).toBe(200);
-    expect(Object.keys(body).sort()).toEqual(["expiresAt", "token"]);
-    // Issued between before and after, for one hour (exp has whole-second precision).
+    expect(Object.keys(body).sort()).toEqual(["expiresAt", "refreshExpiresAt", "refreshToken", "token"]);
+    // Issued between before and after, for 15 minutes (exp has whole-second precision).
     const expiresAt = Date.parse(body.expiresAt);
-    expect(expiresAt).toBeGreaterThanOrEqual(before - 1000 + 3600 * 1000);
-    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 3600 * 1000);
+    expect(expiresAt).toBeGreaterThanOrEqual(before - 1000 + 900 * 1000);
+    expect(expiresAt).toBeLessThanOrEqual(Date.now() + 900 * 1000);
+    expect(body.refreshToken).toMatch(/^rt_[A-Za-z0-9_-]{43}$/);
+    const refreshExpiresAt = Date.parse(body.refreshExpiresAt);
+    expect(refreshExpiresAt).toBeGreaterThanOrEqual(before - 1000 + 30 * 86400 * 1000);
+    expect(refreshExpiresAt).toBeLessThanOrEqual(Date.now() + 1000 + 30 * 86400 * 1000);
 
     const who = await me(`Bearer ${body.token}`);
     expect(who.status).toBe(200);

@@ -1,4 +1,5 @@
-// HS256 access tokens: issued by signup and login, verified by the auth handler.
+// HS256 access tokens: issued with each session's start and refresh (auth/sessions.ts), verified by
+// the auth handler. Each names its session (`sid`), so ending the session ends the token at once.
 //
 // Signing key policy. The key is the secret JWTSecret and must be at least 32 bytes. Under
 // `encore run`, `encore test` and the local runtime an unset secret reads as "" (Encore's
@@ -18,8 +19,21 @@ import log from "encore.dev/log";
 
 const jwtSecret = secret("JWTSecret");
 
-/** TOKEN_TTL_SECONDS is an access token's lifetime: one hour; clients sign in again after it. */
-export const TOKEN_TTL_SECONDS = 60 * 60;
+/** TOKEN_TTL_SECONDS is an access token's default lifetime: 15 minutes; clients then use their refresh token. */
+export const TOKEN_TTL_SECONDS = 15 * 60;
+
+/** The longest access lifetime ACCESS_TOKEN_TTL_SECONDS may ask for: a day. */
+const MAX_TTL_SECONDS = 24 * 60 * 60;
+
+/** accessTokenTtlSeconds is ACCESS_TOKEN_TTL_SECONDS (1 to 86400, read on each use so a test can shorten it) or the default. */
+export function accessTokenTtlSeconds(): number {
+  const raw = process.env.ACCESS_TOKEN_TTL_SECONDS;
+  if (raw === undefined || raw === "") return TOKEN_TTL_SECONDS;
+  const seconds = /^\s*\d{1,5}\s*$/.test(raw) ? Number(raw) : 0;
+  if (seconds >= 1 && seconds <= MAX_TTL_SECONDS) return seconds;
+  log.error(`invalid ACCESS_TOKEN_TTL_SECONDS="${raw}": expected 1 to ${MAX_TTL_SECONDS}; keeping ${TOKEN_TTL_SECONDS}`);
+  return TOKEN_TTL_SECONDS;
+}
 
 /** TOKEN_ISSUER is the `iss` claim; tokens from any other issuer are rejected. */
 export const TOKEN_ISSUER = "url-shortener/auth";
@@ -30,11 +44,9 @@ export const TOKEN_AUDIENCE = "url-shortener/api";
 // The shortest JWTSecret accepted: HS256 wants a key at least as long as its 32-byte hash.
 const MIN_SECRET_BYTES = 32;
 
-/** TokenResponse is what signup and login return. */
-export interface TokenResponse {
-  /** The bearer token for the Authorization header. */
+/** AccessToken is a signed access token and when it stops being accepted. */
+export interface AccessToken {
   token: string;
-  /** When the token stops being accepted. */
   expiresAt: Date;
 }
 
@@ -42,6 +54,8 @@ export interface TokenResponse {
 export interface TokenClaims {
   userID: string;
   email: string;
+  /** The session the token was issued in (sessions.id, a decimal string). */
+  sessionID: string;
 }
 
 let devKey: Buffer | null = null;
@@ -88,11 +102,11 @@ function hmacKey(raw: Buffer): KeyObject {
   return lastKey.key;
 }
 
-/** issueToken signs a token for user, valid for TOKEN_TTL_SECONDS from now. */
-export function issueToken(user: { id: string; email: string }, now: Date = new Date()): TokenResponse {
+/** issueToken signs a token for user in session sessionID, valid for accessTokenTtlSeconds() from now. */
+export function issueToken(user: { id: string; email: string }, sessionID: string, now: Date = new Date()): AccessToken {
   const iat = Math.floor(now.getTime() / 1000);
-  const exp = iat + TOKEN_TTL_SECONDS;
-  const token = jwt.sign({ email: user.email, iat, exp }, hmacKey(signingKey()), {
+  const exp = iat + accessTokenTtlSeconds();
+  const token = jwt.sign({ email: user.email, sid: sessionID, iat, exp }, hmacKey(signingKey()), {
     algorithm: "HS256",
     subject: user.id,
     issuer: TOKEN_ISSUER,
@@ -120,15 +134,17 @@ export function verifyToken(token: string): TokenClaims {
     typeof payload !== "object" ||
     typeof payload.exp !== "number" ||
     typeof payload.sub !== "string" ||
-    !isUserId(payload.sub) ||
-    typeof payload.email !== "string"
+    !isRowId(payload.sub) ||
+    typeof payload.email !== "string" ||
+    typeof payload.sid !== "string" ||
+    !isRowId(payload.sid)
   ) {
     throw APIError.unauthenticated("invalid token");
   }
-  return { userID: payload.sub, email: payload.email };
+  return { userID: payload.sub, email: payload.email, sessionID: payload.sid };
 }
 
-/** A users.id as issueToken writes it: a positive decimal that fits BIGINT (so lookups cannot overflow). */
-function isUserId(sub: string): boolean {
-  return /^[1-9][0-9]{0,18}$/.test(sub) && BigInt(sub) <= 9223372036854775807n;
+/** A users.id or sessions.id as issueToken writes it: a positive decimal that fits BIGINT (so lookups cannot overflow). */
+function isRowId(id: string): boolean {
+  return /^[1-9][0-9]{0,18}$/.test(id) && BigInt(id) <= 9223372036854775807n;
 }

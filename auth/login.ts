@@ -2,9 +2,9 @@ import { randomBytes } from "node:crypto";
 import { api, APIError } from "encore.dev/api";
 import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
 import { checkEmail, checkPassword, normalizeEmail } from "./credentials";
-import { issueToken, type TokenResponse } from "./jwt";
 import { limitLogin } from "./limits";
 import { hashPassword, verifyPassword } from "./password";
+import { signIn, type TokenResponse } from "./session-tokens";
 import { clearLoginFailures, reserveLoginAttempt } from "./throttle";
 import { findUserWithHash } from "./users";
 
@@ -12,6 +12,8 @@ import { findUserWithHash } from "./users";
 export interface LoginRequest {
   email: string & IsEmail & MaxLen<254>;
   password: string & MinLen<1> & MaxLen<128>;
+  /** Keep the session for 30 days of disuse (the default); false ends it after 12 hours unused. */
+  staySignedIn?: boolean;
 }
 
 // Unknown emails are checked against this hash so they cost the same scrypt work as a wrong
@@ -19,7 +21,7 @@ export interface LoginRequest {
 const dummyHash = hashPassword(randomBytes(32).toString("base64url"));
 
 /**
- * login exchanges an email and password for a token. Attempts are limited per client address first,
+ * login exchanges an email and password for a new session's tokens. Attempts are limited per client address first,
  * so one address cannot spend many emails' failure budgets; then failures are throttled per email.
  */
 export const login = api({ expose: true, method: "POST", path: "/auth/login" }, async (req: LoginRequest): Promise<TokenResponse> => {
@@ -34,5 +36,5 @@ export const login = api({ expose: true, method: "POST", path: "/auth/login" }, 
   // Said only to someone who knows the password.
   if (user.banned) throw APIError.permissionDenied("this account has been banned");
   await clearLoginFailures(email);
-  return issueToken(user);
+  return signIn(user, req.staySignedIn ?? true);
 });

@@ -3,15 +3,17 @@ import log from "encore.dev/log";
 import { url } from "~encore/clients";
 import type { IsEmail, MaxLen, MinLen } from "encore.dev/validate";
 import { checkEmail, checkPassword, normalizeEmail, PASSWORD_MIN_BYTES } from "./credentials";
-import { issueToken, type TokenResponse } from "./jwt";
 import { limitSignup } from "./limits";
 import { hashPassword } from "./password";
+import { signIn, type TokenResponse } from "./session-tokens";
 import { insertUser } from "./users";
 
 /** SignupRequest is a new account's credentials. */
 export interface SignupRequest {
   email: string & IsEmail & MaxLen<254>;
   password: string & MinLen<8> & MaxLen<128>;
+  /** As at login: true (the default) keeps the new session for 30 days of disuse. */
+  staySignedIn?: boolean;
 }
 
 /** signup creates an account with its personal workspace and signs it in; rate limited per client address. */
@@ -26,5 +28,5 @@ export const signup = api({ expose: true, method: "POST", path: "/auth/signup" }
   await url
     .ensurePersonalWorkspace({ userID: user.id, email: user.email })
     .catch((err) => log.error(err, "could not create the personal workspace at signup"));
-  return issueToken(user);
+  return signIn(user, req.staySignedIn ?? true);
 });

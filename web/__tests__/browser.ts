@@ -117,7 +117,7 @@ export async function submitAccountForm(page: Page, email: string, button: "Sign
 
 /**
  * signedInPage opens the app at `baseUrl` in a fresh browser profile `width` (1100) × 900 px, with the
- * clipboard allowed, and signs up as `email` (or, with button "Log in", signs in).
+ * clipboard allowed, and signs up as `email` on the sign-up screen (or, with button "Log in", logs in on the log-in screen).
  */
 export async function signedInPage(
   browser: Browser,
@@ -127,7 +127,7 @@ export async function signedInPage(
 ): Promise<Page> {
   const page = await openPage(browser, { width: options.width, height: 900 });
   await page.context().grantPermissions(["clipboard-read", "clipboard-write"], { origin: baseUrl });
-  await page.goto(baseUrl + "/");
+  await page.goto(baseUrl + (options.button === "Log in" ? "/#/login" : "/#/signup"));
   await submitAccountForm(page, email, options.button);
   return page;
 }

@@ -1,7 +1,14 @@
 // The header's account button: the signed-in email (shortened to fit on a phone, whole in the menu)
-// opening a small menu with Log out, so the nav never wraps and the email never disappears.
+// opening a small menu with the account page and Log out, so the nav never wraps and the email never
+// disappears.
 import { useEffect, useRef, useState } from "preact/hooks";
-import { signOut, type Session } from "./session";
+import { logOut, type Session } from "./session";
+
+/** Ends the session on the server, then shows the log-in screen. */
+async function logOutToLogin(): Promise<void> {
+  await logOut();
+  location.hash = "#/login";
+}
 
 export function AccountMenu({ session }: { session: Session }) {
   const [open, setOpen] = useState(false);
@@ -49,7 +56,8 @@ export function AccountMenu({ session }: { session: Session }) {
             <br />
             <strong class="whole-email">{session.email}</strong>
           </p>
-          <button type="button" class="secondary" onClick={() => signOut()}>
+          <a href="#/account">Account and password</a>
+          <button type="button" class="secondary" onClick={() => void logOutToLogin()}>
             Log out
           </button>
         </div>

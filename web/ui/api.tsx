@@ -1,5 +1,6 @@
-// Calls to the app's own API (same origin), with the session's token; a 401 ends the session.
-import { currentSession, signOut } from "./session";
+// Calls to the app's own API (same origin), with the session's access token: renewed before it
+// expires and once more when the API refuses it; a session that cannot be renewed has ended.
+import { accessToken, renewAfter, SESSION_ENDED, signOut } from "./session";
 import type { Link as StoredLink } from "../../url/link";
 export type { AccountClicks, ClickReport, NamedClicks } from "../../url/click-report-types";
 
@@ -36,15 +37,8 @@ export class ApiError extends Error {
 
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: "application/json" };
-  const session = currentSession();
-  if (session) headers.Authorization = `Bearer ${session.token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
-  let res: Response;
-  try {
-    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  } catch {
-    throw new ApiError(0, "unavailable", "the server cannot be reached; check your connection and try again");
-  }
+  const res = await authorizedFetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   const text = await res.text();
   const json = text === "" ? null : (JSON.parse(text) as unknown);
   if (res.ok) return json as T;
@@ -53,24 +47,40 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 
 /** postFile POSTs a file's text as `type` and answers the response's text (POST /urls/import's JSON lines). */
 export async function postFile(path: string, file: File, type: string): Promise<string> {
-  const session = currentSession();
-  const headers: Record<string, string> = { "Content-Type": type };
-  if (session) headers.Authorization = `Bearer ${session.token}`;
-  let res: Response;
-  try {
-    res = await fetch(path, { method: "POST", headers, body: await file.text() });
-  } catch {
-    throw new ApiError(0, "unavailable", "the server cannot be reached; check your connection and try again");
-  }
+  const res = await authorizedFetch(path, { method: "POST", headers: { "Content-Type": type }, body: await file.text() });
   const text = await res.text();
   if (res.ok) return text;
   throw failure(res.status, text === "" ? null : (JSON.parse(text) as unknown));
 }
 
-/** The ApiError of a failed answer; a 401 also ends the session. */
+/**
+ * authorizedFetch sends a request with the session's access token, renewing it first when it is about
+ * to expire, and once more after a 401 (the token expired on the way, or the server restarted with a
+ * new key). A 401 after that, or a session that cannot be renewed, has ended: the page says so.
+ */
+async function authorizedFetch(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<Response> {
+  const send = (token: string | null) =>
+    fetch(path, { ...init, headers: token === null ? init.headers : { ...init.headers, Authorization: `Bearer ${token}` } });
+  try {
+    const token = await accessToken();
+    const res = await send(token);
+    if (res.status !== 401 || token === null) return res;
+    const renewed = await renewAfter(token);
+    if (renewed === null) return res;
+    const retried = await send(renewed);
+    if (retried.status === 401) signOut(SESSION_ENDED);
+    return retried;
+  } catch {
+    throw new ApiError(0, "unavailable", "the server cannot be reached; check your connection and try again");
+  }
+}
+
+/** The ApiError of a failed answer. */
 function failure(status: number, json: unknown): ApiError {
   const err = (json ?? {}) as { code?: string; message?: string };
-  if (status === 401 && currentSession()) signOut("Your session has ended. Log in again.");
   return new ApiError(status, err.code ?? "unknown", err.message ?? `request failed with status ${status}`);
 }
 
@@ -79,13 +89,7 @@ function failure(status: number, json: unknown): ApiError {
  * link cannot carry the token, so the page fetches the file and hands the browser a local copy.
  */
 export async function download(path: string): Promise<void> {
-  const session = currentSession();
-  let res: Response;
-  try {
-    res = await fetch(path, { headers: session ? { Authorization: `Bearer ${session.token}` } : {} });
-  } catch {
-    throw new ApiError(0, "unavailable", "the server cannot be reached; check your connection and try again");
-  }
+  const res = await authorizedFetch(path, {});
   if (!res.ok) throw failure(res.status, await res.json().catch(() => null));
   const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") ?? "")?.[1] ?? "download";
   const href = URL.createObjectURL(await res.blob());
@@ -97,10 +101,6 @@ export async function download(path: string): Promise<void> {
 }
 
 // The API's shapes (see the services' READMEs).
-export interface AuthToken {
-  token: string;
-  expiresAt: string;
-}
 
 export interface ShortenResponse {
   code: string;

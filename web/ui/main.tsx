@@ -3,12 +3,13 @@ import { render } from "preact";
 import { useEffect, useState } from "preact/hooks";
 import { AdminPage } from "./admin-page";
 import { AccountMenu } from "./account-menu";
+import { AccountPage } from "./account-page";
 import { AnalyticsPage } from "./analytics-page";
 import { AuthPage } from "./auth-page";
 import { LinkEditPage } from "./link-edit-page";
 import { LinkPage } from "./link-page";
 import { LinksPage } from "./links-page";
-import { useSession } from "./session";
+import { isReturningVisitor, useSession } from "./session";
 import { ShortenPage } from "./shorten-page";
 import { useSiteAdmin } from "./site-admin";
 import { TeamPage } from "./team-page";
@@ -29,7 +30,8 @@ function useHash(): string {
 function route(hash: string, signedIn: boolean) {
   const path = hash.replace(/^#/, "") || "/";
   if (path === "/analytics") return <AnalyticsPage />;
-  if (!signedIn) return <AuthPage />;
+  if (!signedIn) return <AuthPage mode={signedOutScreen(path)} />;
+  if (path === "/account") return <AccountPage />;
   if (path === "/links") return <LinksPage />;
   if (path === "/team") return <TeamPage />;
   if (path === "/webhooks") return <WebhooksPage />;
@@ -39,14 +41,24 @@ function route(hash: string, signedIn: boolean) {
   return <ShortenPage />;
 }
 
+/**
+ * Signed out, #/signup and #/login show their screen; the front page offers a new visitor sign-up and
+ * a returning one log in, and any other page (a session that ended there) log in.
+ */
+function signedOutScreen(path: string): "signup" | "login" {
+  if (path === "/signup") return "signup";
+  if (path === "/" && !isReturningVisitor()) return "signup";
+  return "login";
+}
+
 function App() {
   const session = useSession();
   const hash = useHash();
   const admin = useSiteAdmin();
-  // Keyboard and screen-reader users land on the new page's heading.
+  // Keyboard and screen-reader users land on the new page's heading (not when a token is renewed).
   useEffect(() => {
     document.querySelector<HTMLElement>("main h1")?.focus();
-  }, [hash, session?.token]);
+  }, [hash, session?.email]);
   const current = (h: string) => ((hash || "#/") === h ? "page" : undefined);
   return (
     <>

@@ -4,13 +4,13 @@ import { useEffect, useState } from "preact/hooks";
 import { call } from "./api";
 import { useSession } from "./session";
 
-/** The answer for one token: a new session asks again. */
-let asked: { token: string; admin: Promise<boolean> } | null = null;
+/** The answer for one account: another account asks again (renewing the token does not). */
+let asked: { email: string; admin: Promise<boolean> } | null = null;
 
-function isSiteAdmin(token: string): Promise<boolean> {
-  if (asked?.token !== token)
+function isSiteAdmin(email: string): Promise<boolean> {
+  if (asked?.email !== email)
     asked = {
-      token,
+      email,
       admin: call("GET", "/admin/blocklist").then(
         () => true,
         () => false,
@@ -21,16 +21,19 @@ function isSiteAdmin(token: string): Promise<boolean> {
 
 /** True once the API has said the session is a site admin's; false before and for everyone else. */
 export function useSiteAdmin(): boolean {
-  const token = useSession()?.token;
+  const email = useSession()?.email;
   const [admin, setAdmin] = useState(false);
   useEffect(() => {
     setAdmin(false);
-    if (!token) return;
+    if (!email) {
+      asked = null; // Signed out: whoever signs in next is asked afresh.
+      return;
+    }
     let live = true;
-    void isSiteAdmin(token).then((yes) => live && setAdmin(yes));
+    void isSiteAdmin(email).then((yes) => live && setAdmin(yes));
     return () => {
       live = false;
     };
-  }, [token]);
+  }, [email]);
   return admin;
 }

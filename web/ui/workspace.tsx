@@ -65,7 +65,7 @@ export function WorkspaceSwitcher() {
   useEffect(() => {
     workspaces = [];
     if (session) reloadWorkspaces().catch(() => undefined);
-  }, [session?.token]);
+  }, [session?.email]);
   if (list.length === 0) return null;
   return (
     <span class="switcher">
