@@ -204,11 +204,17 @@ describeLocal("every page of the web app in Chromium", () => {
   });
 
   it("draws the charts' grid in the theme's line colour, in light and dark mode", async () => {
+    process.env.ADMIN_EMAILS = `someone-else-${stamp}@acme.example`;
     for (const dark of [false, true]) {
       const page = await open(390, { email: ana, dark });
       await page.goto(`${server.baseUrl}/#/analytics`);
       const chart = page.getByRole("img", { name: /^Clicks per day/ });
       await chart.locator("canvas").waitFor();
+      // Without the Admin link, every page's link fits the phone's nav row: nothing to scroll to.
+      const nav = (await page.evaluate(
+        `(() => { const nav = document.querySelector("header nav"); return [nav.scrollWidth, nav.clientWidth]; })()`,
+      )) as number[];
+      expect(nav[0], `nav content ${nav[0]} px in ${nav[1]} px`).toBeLessThanOrEqual(nav[1]);
       // The colours the canvas holds, counted: the grid's must be the theme's --line, and nothing near white in dark mode.
       const colours = await chart.locator("canvas").evaluate((canvas: Canvas) => {
         const { data } = canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height);
