@@ -46,7 +46,8 @@ function stringCandidates(name: string, r: Rules): string[] {
       : /host/i.test(name)
         ? ["example.com"]
         : /password/i.test(name)
-          ? ["correct horse battery"]
+          ? // A new password must differ from the current one (POST /auth/password refuses the same).
+            [/^new/i.test(name) ? "new horse battery staple" : "correct horse battery"]
           : [];
   const byRule = r.email ? [EMAIL] : r.url ? [URL_EXAMPLE] : [];
   return [...byRule, ...byName, "example", day, "example-1", "1", "a", "A1", "x@example.com"];
