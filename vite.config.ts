@@ -30,6 +30,8 @@ const shared = {
     // Guards against a hang, not a speed limit: CI machines are shared, and one test may wait minutes.
     testTimeout: 300_000,
     hookTimeout: 300_000,
+    // expect.poll waits for a page or a list to settle, not for a deadline: its 1 s default failed under CI load.
+    expect: { poll: { timeout: 30_000 } },
   },
 } satisfies UserConfig;
 
