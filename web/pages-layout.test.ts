@@ -116,6 +116,7 @@ describeLocal("every page of the web app in Chromium", () => {
     { name: "team", hash: "#/team", title: "Team · Shortener", heading: "Team", ready: "Audit log" },
     { name: "webhooks", hash: "#/webhooks", title: "Webhooks · Shortener", heading: "Webhooks", ready: "Events" },
     { name: "admin", hash: "#/admin", title: "Admin · Shortener", heading: "Admin", ready: "Blocklist" },
+    { name: "account", hash: "#/account", title: "Account · Shortener", heading: "Account", ready: "Change password" },
   ];
 
   for (const width of [1280, 390]) {
@@ -154,6 +155,10 @@ describeLocal("every page of the web app in Chromium", () => {
       await expect.poll(() => page.title()).toBe("Log in · Shortener");
       expect(await fits(page)).toBe(true);
       await screenshot(page, `page-log-in-${width}`);
+      await page.goto(`${server.baseUrl}/#/signup`);
+      await expect.poll(() => page.title()).toBe("Create your account · Shortener");
+      expect(await fits(page)).toBe(true);
+      await screenshot(page, `page-sign-up-${width}`);
       await page.goto(`${server.baseUrl}/#/analytics`);
       await page.getByText("to see how often your links are opened").waitFor();
       expect(await page.getByRole("definition").count()).toBe(0);
