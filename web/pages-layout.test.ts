@@ -161,6 +161,8 @@ describeLocal("every page of the web app in Chromium", () => {
       await screenshot(page, `page-sign-up-${width}`);
       await page.goto(`${server.baseUrl}/#/analytics`);
       await page.getByText("to see how often your links are opened").waitFor();
+      expect(await page.getByRole("link", { name: "Log in", exact: true }).getAttribute("href")).toBe("#/login");
+      expect(await page.getByRole("link", { name: "create an account" }).getAttribute("href")).toBe("#/signup");
       expect(await page.getByRole("definition").count()).toBe(0);
       await screenshot(page, `page-analytics-signed-out-${width}`);
       await page.context().close();

@@ -30,7 +30,8 @@ export function AnalyticsPage() {
         </>
       ) : (
         <p class="notice">
-          <a href="#/">Log in or sign up</a> to see how often your links are opened, from where, and which ones most.
+          <a href="#/login">Log in</a> or <a href="#/signup">create an account</a> to see how often your links are opened, from where, and
+          which ones most.
         </p>
       )}
     </section>
