@@ -1,15 +1,8 @@
 // GET /analytics/clicks: the clicks of all a workspace's links together, and which links had them.
-import { api, type Query } from "encore.dev/api";
-import { currentActor, workspaceAccess } from "./access";
-import { clickRange, type RangeQuery } from "./click-range";
+import { api } from "encore.dev/api";
 import type { AccountClicks } from "./click-report-types";
 import { readClickReport, TOP } from "./click-report";
-
-/** AccountClicksRequest picks the days and the workspace. */
-export interface AccountClicksRequest extends RangeQuery {
-  /** The workspace whose links to report; default: the caller's personal one. */
-  workspaceId?: Query<string>;
-}
+import { workspaceRange, type WorkspaceRangeQuery } from "./workspace-range";
 
 /**
  * accountClicks reports all the links of a workspace of the caller's (default: its personal one) over
@@ -18,10 +11,9 @@ export interface AccountClicksRequest extends RangeQuery {
  */
 export const accountClicks = api(
   { expose: true, auth: true, method: "GET", path: "/analytics/clicks" },
-  async ({ days, from, to, workspaceId }: AccountClicksRequest): Promise<AccountClicks> => {
-    const range = clickRange({ days, from, to });
-    const access = await workspaceAccess(currentActor(), workspaceId, "analytics.read");
-    const read = await readClickReport({ workspaceId: access.workspaceId, code: null }, range);
+  async (req: WorkspaceRangeQuery): Promise<AccountClicks> => {
+    const { range, workspaceId } = await workspaceRange(req);
+    const read = await readClickReport({ workspaceId, code: null }, range);
     return { ...read.report, topLinks: read.byLink.slice(0, TOP) };
   },
 );

@@ -1,17 +1,10 @@
 // GET /analytics/links-created: how many links a workspace made on each UTC day of a range, read from
 // its audit log, which keeps a link.created entry for every link (url/store-link.ts writes it in the
 // link's own statement) and outlives the link, so a deleted or cleaned-up link still counts on its day.
-import { api, type Query } from "encore.dev/api";
-import { currentActor, workspaceAccess } from "./access";
-import { clickRange, type RangeQuery } from "./click-range";
+import { api } from "encore.dev/api";
 import { db } from "./db";
 import type { DayCreated, LinksCreated } from "./links-created-types";
-
-/** LinksCreatedRequest picks the days and the workspace. */
-export interface LinksCreatedRequest extends RangeQuery {
-  /** The workspace whose links to count; default: the caller's personal one. */
-  workspaceId?: Query<string>;
-}
+import { workspaceRange, type WorkspaceRangeQuery } from "./workspace-range";
 
 /**
  * linksCreated counts a workspace's new links per day over the range (default: the last 30 days),
@@ -20,13 +13,12 @@ export interface LinksCreatedRequest extends RangeQuery {
  */
 export const linksCreated = api(
   { expose: true, auth: true, method: "GET", path: "/analytics/links-created" },
-  async ({ days, from, to, workspaceId }: LinksCreatedRequest): Promise<LinksCreated> => {
-    const range = clickRange({ days, from, to });
-    const access = await workspaceAccess(currentActor(), workspaceId, "analytics.read");
+  async (req: WorkspaceRangeQuery): Promise<LinksCreated> => {
+    const { range, workspaceId } = await workspaceRange(req);
     const rows = await db.queryAll<DayCreated>`
       WITH made AS (
         SELECT (at AT TIME ZONE 'UTC')::date AS day, COUNT(*) AS n FROM audit_log
-        WHERE workspace_id = ${access.workspaceId}::text::bigint AND action = 'link.created'
+        WHERE workspace_id = ${workspaceId}::text::bigint AND action = 'link.created'
           AND at >= ${range.from}::date::timestamp AT TIME ZONE 'UTC'
           AND at < (${range.to}::date + 1)::timestamp AT TIME ZONE 'UTC'
         GROUP BY 1
