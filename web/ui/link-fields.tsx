@@ -25,6 +25,13 @@ const OPTIONAL: readonly (keyof LinkErrors)[] = ["password", "maxClicks", "tags"
 
 export function LinkFields({ mode, draft, onDraft, errors, hasPassword }: LinkFieldsProps) {
   const set = (name: Exclude<keyof LinkDraft, "utm">) => (value: string) => onDraft({ ...draft, [name]: value });
+  /** The props that tie a Field to one draft value and the API's error about it (the expiry's is expiresAt). */
+  const bound = (name: Exclude<keyof LinkDraft, "utm">) => ({
+    name,
+    value: draft[name],
+    onValue: set(name),
+    error: errors[name === "expires" ? "expiresAt" : name],
+  });
   const schemed = (name: "url" | "iosUrl" | "androidUrl") => () => {
     if (draft[name].trim() !== "" && withScheme(draft[name]) !== draft[name]) onDraft({ ...draft, [name]: withScheme(draft[name]) });
   };
@@ -35,29 +42,18 @@ export function LinkFields({ mode, draft, onDraft, errors, hasPassword }: LinkFi
     <>
       <Field
         label="Long URL"
-        name="url"
+        {...bound("url")}
         type="url"
         inputMode="url"
         autocomplete="off"
         placeholder="https://example.com/a/long/path"
         required
-        value={draft.url}
-        onValue={set("url")}
         onBlur={schemed("url")}
-        error={errors.url}
         hint={mode === "create" ? "https:// is added to a bare domain such as example.com/page." : undefined}
       />
       <div class="row">
         {mode === "create" ? (
-          <Field
-            label="Alias"
-            name="alias"
-            autocomplete="off"
-            value={draft.alias}
-            onValue={set("alias")}
-            error={errors.alias}
-            hint="Optional: 3 to 64 letters, digits, - or _."
-          />
+          <Field label="Alias" {...bound("alias")} autocomplete="off" hint="Optional: 3 to 64 letters, digits, - or _." />
         ) : (
           <div class="field">
             <span class="label">Short code</span>
@@ -69,11 +65,8 @@ export function LinkFields({ mode, draft, onDraft, errors, hasPassword }: LinkFi
         )}
         <Field
           label="Expires"
-          name="expires"
+          {...bound("expires")}
           type="datetime-local"
-          value={draft.expires}
-          onValue={set("expires")}
-          error={errors.expiresAt}
           hint={mode === "create" ? "Optional, in your time zone." : "In your time zone; empty for never."}
         />
       </div>
@@ -89,12 +82,9 @@ export function LinkFields({ mode, draft, onDraft, errors, hasPassword }: LinkFi
         <div class="row">
           <Field
             label={mode === "edit" && hasPassword ? "New password" : "Password"}
-            name="password"
+            {...bound("password")}
             type="password"
             autocomplete="new-password"
-            value={draft.password}
-            onValue={set("password")}
-            error={errors.password}
             hint={
               mode === "create"
                 ? "Optional: visitors must enter it (8 to 128 characters)."
@@ -103,22 +93,16 @@ export function LinkFields({ mode, draft, onDraft, errors, hasPassword }: LinkFi
           />
           <Field
             label="Click limit"
-            name="maxClicks"
+            {...bound("maxClicks")}
             inputMode="text"
             autocomplete="off"
-            value={draft.maxClicks}
-            onValue={set("maxClicks")}
-            error={errors.maxClicks}
             hint={hint("the link stops after this many clicks", "empty for no limit")}
           />
         </div>
         <Field
           label="Tags"
-          name="tags"
+          {...bound("tags")}
           autocomplete="off"
-          value={draft.tags}
-          onValue={set("tags")}
-          error={errors.tags}
           hint={hint("up to 10, separated by commas: letters, digits, - and _", "empty for none")}
         />
         <div class="row">
@@ -126,14 +110,11 @@ export function LinkFields({ mode, draft, onDraft, errors, hasPassword }: LinkFi
             <Field
               key={t.name}
               label={t.label}
-              name={t.name}
+              {...bound(t.name)}
               type="url"
               inputMode="url"
               autocomplete="off"
-              value={draft[t.name]}
-              onValue={set(t.name)}
               onBlur={schemed(t.name)}
-              error={errors[t.name]}
               hint={hint(`where ${t.visitors} visitors go instead`, "empty to send them to the long URL")}
             />
           ))}
