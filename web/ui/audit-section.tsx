@@ -4,6 +4,7 @@ import { useEffect, useState } from "preact/hooks";
 import { ApiError, call } from "./api";
 import { formatDateTime } from "./dates";
 import { FormError } from "./field";
+import { TableHead } from "./table-head";
 import type { Workspace } from "./workspace";
 
 /** An entry as GET /workspaces/:id/audit answers it (url/audit.ts). */
@@ -49,14 +50,7 @@ export function AuditSection({ workspace }: { workspace: Workspace }) {
       {!loading && entries.length === 0 && !error && <p class="muted">Nothing recorded yet.</p>}
       {entries.length > 0 && (
         <table class="grid audit" aria-busy={loading}>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">Action</th>
-              <th scope="col">Target</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Who", "Action", "Target"]} />
           <tbody>
             {entries.map((e) => (
               <tr key={e.id} data-action={e.action}>

@@ -2,9 +2,12 @@
 // to copy; the list with each key's prefix, scopes and use; revoke.
 import { useState } from "preact/hooks";
 import { ApiError, call, fieldErrors, type FieldErrors } from "./api";
-import { CopyButton } from "./copy-button";
+import { CheckList } from "./check-list";
 import { formatDateTime } from "./dates";
 import { Field, FormError } from "./field";
+import { RowAction } from "./row-action";
+import { SecretOnce } from "./secret-once";
+import { TableHead } from "./table-head";
 import { useLoad } from "./use-load";
 import type { Workspace } from "./workspace";
 import { KEY_SCOPES, type KeyScope } from "../../url/key-scopes";
@@ -68,7 +71,6 @@ export function KeysSection({ workspace }: { workspace: Workspace }) {
       setErrors({ form: err instanceof ApiError ? err.message : String(err) });
     }
   };
-  const toggle = (scope: KeyScope) => setScopes((prev) => (prev.includes(scope) ? prev.filter((s) => s !== scope) : [...prev, scope]));
 
   return (
     <section aria-labelledby="keys-title">
@@ -78,15 +80,7 @@ export function KeysSection({ workspace }: { workspace: Workspace }) {
       </p>
       <form class="card" onSubmit={create} aria-label="New API key">
         <Field label="Key name" name="key-name" value={name} onValue={setName} error={errors.name} required placeholder="Deploy script" />
-        <fieldset>
-          <legend>Scopes</legend>
-          {KEY_SCOPES.map((scope) => (
-            <label key={scope} class="check">
-              <input type="checkbox" checked={scopes.includes(scope)} onChange={() => toggle(scope)} /> {scope}
-            </label>
-          ))}
-          <FormError message={errors.scopes ?? null} />
-        </fieldset>
+        <CheckList legend="Scopes" options={KEY_SCOPES} chosen={scopes} onChosen={setScopes} error={errors.scopes} />
         <Field
           label="Expires (optional)"
           name="key-expires"
@@ -100,36 +94,12 @@ export function KeysSection({ workspace }: { workspace: Workspace }) {
           <button type="submit">Create key</button>
         </div>
       </form>
-      {created && (
-        <div class="card notice" role="status">
-          <p>
-            <strong>Copy the key “{created.name}” now: it is shown only this once.</strong>
-          </p>
-          <p class="row">
-            <code class="secret" data-testid="new-key">
-              {created.key}
-            </code>{" "}
-            <CopyButton text={created.key} />
-          </p>
-        </div>
-      )}
+      {created && <SecretOnce what={`the key “${created.name}”`} secret={created.key} testId="new-key" />}
       {loaded.state === "error" && <p class="error">{loaded.message}</p>}
       {loaded.state === "ready" && loaded.data.keys.length === 0 && <p class="muted">No keys yet.</p>}
       {loaded.state === "ready" && loaded.data.keys.length > 0 && (
         <table class="grid keys">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Prefix</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Name", "Prefix", "Scopes", "Created", "Last used", "State"]} actions />
           <tbody>
             {loaded.data.keys.map((key) => (
               <tr key={key.id} aria-label={key.name}>
@@ -141,13 +111,7 @@ export function KeysSection({ workspace }: { workspace: Workspace }) {
                 <td data-label="Created">{formatDateTime(key.createdAt)}</td>
                 <td data-label="Last used">{key.lastUsedAt ? formatDateTime(key.lastUsedAt) : "Never"}</td>
                 <td data-label="State">{state(key)}</td>
-                <td>
-                  {!key.revokedAt && (
-                    <button type="button" class="danger" onClick={() => revoke(key)}>
-                      Revoke
-                    </button>
-                  )}
-                </td>
+                <RowAction label="Revoke" onClick={key.revokedAt ? undefined : () => revoke(key)} />
               </tr>
             ))}
           </tbody>

@@ -10,6 +10,7 @@ import { formatDateTime } from "./dates";
 import { FormError } from "./field";
 import { linkStates, removalNote, StatusBadges } from "./link-status";
 import { QrCode } from "./qr-download";
+import { TagList } from "./tag-list";
 import { useLoad } from "./use-load";
 import { usePageTitle } from "./page-title";
 
@@ -100,13 +101,7 @@ function LinkDetails({ link }: { link: Link }) {
             <Fact term="Password" value={link.hasPassword ? "Required" : "None"} />
             <Fact term="By" value={link.creator.label ?? "(deleted account)"} />
           </dl>
-          {link.tags.length > 0 && (
-            <ul class="tags" aria-label="Tags">
-              {link.tags.map((t) => (
-                <li key={t}>{t}</li>
-              ))}
-            </ul>
-          )}
+          <TagList tags={link.tags} />
           {link.iosUrl && <p class="full-target">iPhone and iPad: {link.iosUrl}</p>}
           {link.androidUrl && <p class="full-target">Android: {link.androidUrl}</p>}
           {removal && (

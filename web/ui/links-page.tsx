@@ -9,6 +9,8 @@ import { formatDate, formatDateTime } from "./dates";
 import { FormError } from "./field";
 import { ImportExport, SearchBar, type Filter } from "./link-tools";
 import { removalNote, removalShort, StatusBadges } from "./link-status";
+import { TableHead } from "./table-head";
+import { TagList } from "./tag-list";
 import { inWorkspace, useWorkspaces } from "./workspace";
 import { usePageTitle } from "./page-title";
 
@@ -102,23 +104,15 @@ export function LinksPage() {
       )}
       {links.length > 0 && (
         <table class="link-table" aria-busy={state === "loading"} aria-labelledby="links-title">
-          <thead>
-            <tr>
-              <th scope="col" aria-sort={sort === "code" ? "ascending" : undefined}>
-                Link and target
-              </th>
-              <th scope="col" class="num" aria-sort={sort === "clicks" ? "descending" : undefined}>
-                Clicks
-              </th>
-              <th scope="col" aria-sort={sort === "created" ? "descending" : undefined}>
-                Created
-              </th>
-              <th scope="col">Status</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              { label: "Link and target", sort: sort === "code" ? "ascending" : undefined },
+              { label: "Clicks", class: "num", sort: sort === "clicks" ? "descending" : undefined },
+              { label: "Created", sort: sort === "created" ? "descending" : undefined },
+              "Status",
+            ]}
+            actions
+          />
           <tbody>
             {links.map((l) => (
               <LinkRow key={l.code} link={l} shared={workspace !== undefined && !workspace.personal} onDelete={() => setDeleting(l)} />
@@ -147,13 +141,7 @@ function LinkRow({ link, shared, onDelete }: { link: Link; shared: boolean; onDe
         <a href={details} title={`Details of ${link.shortUrl}`}>
           {link.code}
         </a>
-        {link.tags.length > 0 && (
-          <ul class="tags" aria-label="Tags">
-            {link.tags.map((t) => (
-              <li key={t}>{t}</li>
-            ))}
-          </ul>
-        )}
+        <TagList tags={link.tags} />
         {shared && (
           <small class="creator" data-testid="creator">
             {link.creator.label ?? "(deleted account)"}

@@ -7,7 +7,9 @@ import { CopyButton } from "./copy-button";
 import { formatDate } from "./dates";
 import { Field, FormError } from "./field";
 import { KeysSection } from "./keys-section";
+import { RowAction } from "./row-action";
 import { useSession } from "./session";
+import { TableHead } from "./table-head";
 import { useLoad } from "./use-load";
 import { chooseWorkspace, reloadWorkspaces, useWorkspaces, type Workspace } from "./workspace";
 import { allows, atLeast, ROLES, type Role } from "../../url/roles";
@@ -152,16 +154,7 @@ function Members({ workspace }: { workspace: Workspace }) {
       {loaded.state === "error" && <p class="error">{loaded.message}</p>}
       {loaded.state === "ready" && (
         <table class="grid members">
-          <thead>
-            <tr>
-              <th scope="col">Member</th>
-              <th scope="col">Role</th>
-              <th scope="col">Joined</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["Member", "Role", "Joined"]} actions />
           <tbody>
             {loaded.data.members.map((m) => {
               const me = m.email === session?.email;
@@ -184,13 +177,10 @@ function Members({ workspace }: { workspace: Workspace }) {
                     )}
                   </td>
                   <td data-label="Joined">{formatDate(m.joinedAt)}</td>
-                  <td>
-                    {(me || mayRemove(workspace.role, m.role)) && (
-                      <button type="button" class="danger" onClick={() => change(m, null)}>
-                        {me ? "Leave" : "Remove"}
-                      </button>
-                    )}
-                  </td>
+                  <RowAction
+                    label={me ? "Leave" : "Remove"}
+                    onClick={me || mayRemove(workspace.role, m.role) ? () => change(m, null) : undefined}
+                  />
                 </tr>
               );
             })}

@@ -2,9 +2,11 @@
 // every delivery attempt with its status, switch it off or on, delete it.
 import { useState } from "preact/hooks";
 import { ApiError, call, type Json } from "./api";
-import { CopyButton } from "./copy-button";
+import { CheckList } from "./check-list";
 import { formatDateTime } from "./dates";
 import { Field, FormError } from "./field";
+import { SecretOnce } from "./secret-once";
+import { TableHead } from "./table-head";
 import { useLoad } from "./use-load";
 import type {
   CreatedWebhook as StoredCreated,
@@ -50,15 +52,7 @@ function Deliveries({ hook }: { hook: Webhook }) {
       )}
       {loaded.state === "ready" && loaded.data.deliveries.length > 0 && (
         <table class="deliveries">
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Event</th>
-              <th scope="col">Attempt</th>
-              <th scope="col">Result</th>
-              <th scope="col">Time</th>
-            </tr>
-          </thead>
+          <TableHead columns={["When", "Event", "Attempt", "Result", "Time"]} />
           <tbody>
             {loaded.data.deliveries.map((d: DeliveryAttempt) => (
               <tr key={`${d.eventId}-${d.attempt}`} class={`outcome-${d.outcome}`}>
@@ -109,7 +103,6 @@ export function WebhooksPage() {
       setError((err as Error).message);
     }
   };
-  const toggle = (event: WebhookEvent) => setEvents((prev) => (prev.includes(event) ? prev.filter((x) => x !== event) : [...prev, event]));
 
   return (
     <section aria-labelledby="webhooks-title">
@@ -127,29 +120,13 @@ export function WebhooksPage() {
           required
           placeholder="https://example.com/hooks"
         />
-        <fieldset>
-          <legend>Events</legend>
-          {EVENTS.map((event) => (
-            <label key={event} class="check">
-              <input type="checkbox" checked={events.includes(event)} onChange={() => toggle(event)} /> {event}
-            </label>
-          ))}
-        </fieldset>
+        <CheckList legend="Events" options={EVENTS} chosen={events} onChosen={setEvents} />
         <FormError message={error} />
         <div class="actions">
           <button type="submit">Add webhook</button>
         </div>
       </form>
-      {created && (
-        <div class="card notice" role="status">
-          <p>
-            <strong>Copy the signing secret now: it is shown only this once.</strong>
-          </p>
-          <p class="row">
-            <code class="secret">{created.secret}</code> <CopyButton text={created.secret} />
-          </p>
-        </div>
-      )}
+      {created && <SecretOnce what="the signing secret" secret={created.secret} />}
       {loaded.state === "error" && <p class="error">{loaded.message}</p>}
       {loaded.state === "ready" && loaded.data.webhooks.length === 0 && <p class="muted">No webhooks yet.</p>}
       {loaded.state === "ready" &&
