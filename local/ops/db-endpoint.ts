@@ -4,18 +4,14 @@
 import fs from "node:fs";
 import path from "node:path";
 import { lockHolder } from "../runtime/lifecycle/data-lock";
+import { envPort } from "../runtime/core/env-port";
 
 const DEFAULT_PORT = 9500;
 const FILE = "db-server.json";
 
 /** The port DB_PORT asks for, or null when it turns the server off. */
 export function dbPort(env: NodeJS.ProcessEnv = process.env): number | null {
-  const raw = env.DB_PORT;
-  if (raw === undefined || raw === "") return DEFAULT_PORT;
-  if (raw === "off") return null;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`DB_PORT=${raw} is not a port number (0-65535, or "off")`);
-  return n;
+  return envPort("DB_PORT", DEFAULT_PORT, env);
 }
 
 /** The URI of a database on the wire server, in the form of `encore db conn-uri` (cli/daemon/db.go dbConnectLocal). */

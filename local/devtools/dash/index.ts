@@ -4,17 +4,13 @@ import path from "node:path";
 import { onShutdown } from "../../runtime/lifecycle/run";
 import { dataDir } from "../../model/layout.mjs";
 import { OutputCapture } from "./output";
+import { envPort } from "../../runtime/core/env-port";
 
 const DEFAULT_PORT = 9400;
 
 /** The port DASH_PORT asks for, or null when it turns the dashboard off. */
 export function dashPort(env: NodeJS.ProcessEnv = process.env): number | null {
-  const raw = env.DASH_PORT;
-  if (raw === undefined || raw === "") return DEFAULT_PORT;
-  if (raw === "off") return null;
-  const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`DASH_PORT=${raw} is not a port number (0-65535, or "off")`);
-  return n;
+  return envPort("DASH_PORT", DEFAULT_PORT, env);
 }
 
 /** Starts the dashboard and the capture of the app's output; a busy port is reported, not fatal. */
