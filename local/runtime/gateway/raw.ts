@@ -2,6 +2,7 @@
 // request stream and a response writer over the outgoing response (wrapped by the SDK's RawRequest/RawResponse).
 import type http from "node:http";
 import type { Napi } from "../../model/napi";
+import { setGatewayHead, withGatewayHead, type GatewayHead } from "./head";
 
 type Push = (chunk: Buffer | null) => boolean;
 /** The SDK calls these with no arguments, or an error (which it then emits). */
@@ -46,7 +47,11 @@ export class ResponseWriter implements Napi.ResponseWriter {
   private head: Head = { status: 200, headers: {} };
   private headSent = false;
 
-  constructor(private readonly res: http.ServerResponse) {
+  constructor(
+    private readonly res: http.ServerResponse,
+    /** The gateway's own headers, sent with the handler's head. */
+    private readonly gatewayHead: GatewayHead = {},
+  ) {
     res.on("close", () => {
       for (const done of this.unflushed) done();
       this.unflushed.clear();
@@ -80,7 +85,11 @@ export class ResponseWriter implements Napi.ResponseWriter {
     }
     if (!this.headSent) {
       this.headSent = true;
-      this.res.writeHead(this.head.status, this.head.headers as http.OutgoingHttpHeaders);
+      const own = this.head.headers;
+      if (Array.isArray(own)) {
+        setGatewayHead(this.res, this.gatewayHead);
+        this.res.writeHead(this.head.status, own);
+      } else this.res.writeHead(this.head.status, withGatewayHead(this.gatewayHead, own));
     }
     this.unflushed.add(done);
     const written = flushed(this.unflushed, done);

@@ -21,6 +21,7 @@ import { serveStatic, type StaticEndpoint } from "./static-assets";
 import type { CorsPolicy } from "./cors";
 import { HEALTHZ_PATH, sendHealth } from "./healthz";
 import { announceSpan, channels, type SpanRecorder } from "../core/events";
+import { setGatewayHead, withGatewayHead, type GatewayHead } from "./head";
 
 type Routed = RegisteredEndpoint | StaticEndpoint;
 
@@ -90,23 +91,30 @@ async function readBody(req: http.IncomingMessage, limit: number | null): Promis
 /** The recorder of each HTTP answer's request span, when a listener records spans. */
 const answerSpans = new WeakMap<http.ServerResponse, SpanRecorder>();
 
-function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+function sendJson(
+  res: http.ServerResponse,
+  head: GatewayHead,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | string[]> = {},
+): void {
   // A client that has gone gets nothing; the request's work (a stored link, a counted click) stands.
   if (res.destroyed) return;
   const text = JSON.stringify(body);
   // Object.assign rather than spreads, which cost microseconds each on Node 20 (see forwarded.ts).
-  res.writeHead(status, Object.assign({}, headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) }));
+  const own = Object.assign({}, headers, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(text) });
+  res.writeHead(status, withGatewayHead(head, own));
   res.end(text);
   // The JSON text itself: the trace shows the same text, without serializing the body a second time.
   if (channels.span.hasSubscribers) answerSpans.get(res)?.responsePayload(text);
 }
 
-function sendError(res: http.ServerResponse, e: WireError): void {
+function sendError(res: http.ServerResponse, head: GatewayHead, e: WireError): void {
   if (res.headersSent || res.destroyed) {
     res.destroy();
     return;
   }
-  sendJson(res, statusByCode[e.code] ?? 500, errorBody(e));
+  sendJson(res, head, statusByCode[e.code] ?? 500, errorBody(e));
 }
 
 /** What the gateway needs for every request: the routes, the CORS rules, whether it is draining. */
@@ -119,22 +127,29 @@ export interface Gateway {
 /**
  * The gateway's order (runtimes/core/src/api/gateway/mod.rs): the health check first, then every OPTIONS
  * answered with CORS headers before routing, then the route. Objects are not the gateway's: `encore run`
- * serves them from the daemon's object server, with its own headers.
+ * serves them from the daemon's object server, with its own headers. The gateway's own headers go into
+ * `head`, which every answer (an error's too) hands to writeHead with its own.
  */
-async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse, head: GatewayHead): Promise<void> {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (url.pathname === HEALTHZ_PATH) return sendHealth(res, gw.shuttingDown);
   if (isObjectPath(url.pathname)) return serveObject(url, req, res);
-  for (const [name, value] of Object.entries(gw.cors.headers(req))) res.setHeader(name, value);
+  Object.assign(head, gw.cors.headers(req));
   if (req.method === "OPTIONS") {
-    res.writeHead(200, { "Content-Length": "0" });
+    res.writeHead(200, withGatewayHead(head, { "Content-Length": "0" }));
     res.end();
     return;
   }
-  await handle(gw.router, url, req, res);
+  await handle(gw.router, url, req, res, head);
 }
 
-async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+async function handle(
+  router: Router<Routed>,
+  url: URL,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  head: GatewayHead,
+): Promise<void> {
   const method = (req.method ?? "GET").toUpperCase();
   const found = router.find(method, url.pathname);
   // gateway/router.rs: the internal messages name the method and path.
@@ -146,7 +161,7 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   // One trace for the whole request: the auth handler's call and the endpoint's. The gateway names it
   // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).
   const trace = newTrace();
-  res.setHeader("X-Encore-Trace-Id", trace.traceId);
+  head["X-Encore-Trace-Id"] = trace.traceId;
   const span = channels.span.hasSubscribers
     ? announceSpan({
         kind: "request",
@@ -172,12 +187,13 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
 
   if ("assets" in ep) {
     refuseIfPrivate(ep);
+    setGatewayHead(res, head);
     return serveStatic(req, res, ep, Object.values(found.params)[0]);
   }
 
   if (ep.model.raw) {
     refuseIfPrivate(ep);
-    const writer = new ResponseWriter(res);
+    const writer = new ResponseWriter(res, head);
     const rawReq = new Request({ payload: null, meta: baseMeta, authData: outcome.data });
     await runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
     return;
@@ -201,10 +217,10 @@ async function handle(router: Router<Routed>, url: URL, req: http.IncomingMessag
   const status = result.status ?? out.status;
   if (out.body === null) {
     if (res.destroyed) return;
-    res.writeHead(status, extra);
+    res.writeHead(status, withGatewayHead(head, extra));
     res.end();
   } else {
-    sendJson(res, status, out.body, extra);
+    sendJson(res, head, status, out.body, extra);
   }
 }
 
@@ -222,8 +238,9 @@ function logRequest(req: http.IncomingMessage, res: http.ServerResponse, started
 export function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
+    const head: GatewayHead = {};
     // One then() rather than catch().finally(), which costs four promises more on every request.
-    detachedFromTransactions(() => respond(gw, req, res)).then(
+    detachedFromTransactions(() => respond(gw, req, res, head)).then(
       () => logRequest(req, res, started),
       (e: unknown) => {
         try {
@@ -237,7 +254,7 @@ export function requestListener(gw: Gateway): http.RequestListener {
               `${req.method} ${req.url}: ${wire.internalMessage}`,
               e instanceof Error ? e : undefined,
             );
-          sendError(res, wire);
+          sendError(res, head, wire);
         } finally {
           logRequest(req, res, started);
         }
