@@ -8,8 +8,7 @@ import { appModel, apiBaseUrl } from "../../runtime/core/context";
 import { tracer } from "../trace";
 import type { TraceFilter } from "../trace/tracer";
 import { TraceStore } from "../trace/store";
-import { catalogOf, flowOf } from "./catalog";
-import { callEndpoint, explorerCallProblem, type ExplorerCall } from "./explorer";
+import type { ExplorerCall } from "./explorer";
 import { listObjects, migrationStatus, pubsubView, readObject, runCronNow } from "./infra";
 import { nextJobRun } from "../../runtime/cron";
 import type { OutputCapture } from "./output";
@@ -162,13 +161,15 @@ function routes(output: OutputCapture | null, batches: BatchWatch, kept: KeptTra
         return { trace, linked: tracer.linked(id) };
       },
     ],
-    ["GET", /^\/api\/catalog$/, () => catalogOf(appModel())],
-    ["GET", /^\/api\/flow$/, () => flowOf(appModel())],
+    // The catalog and the explorer load on first use: an idle `npm start` does not hold them.
+    ["GET", /^\/api\/catalog$/, async () => (await import("./catalog")).catalogOf(appModel())],
+    ["GET", /^\/api\/flow$/, async () => (await import("./catalog")).flowOf(appModel())],
     [
       "POST",
       /^\/api\/call$/,
       async (req) => {
         const call = (await readJson(req)) as ExplorerCall;
+        const { explorerCallProblem, callEndpoint } = await import("./explorer");
         const problem = explorerCallProblem(call);
         if (problem) throw new HttpError(400, problem);
         return callEndpoint(call);
