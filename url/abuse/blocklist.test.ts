@@ -1,15 +1,19 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { captureLogs } from "../../local/testing";
 import { newUser, shortenAs } from "../__tests__/helpers";
 import { db } from "../db";
 import { normalizeHost, readBlocklistFile, syncBlocklistFile } from "./blocklist";
 
 describe("BLOCKLIST_FILE", () => {
+  // One scratch folder for the file's lists, removed with it so a run leaves nothing in the temp folder.
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "blocklist-"));
+  afterAll(() => fs.rmSync(scratch, { recursive: true, force: true }));
+
   it("reads one host a line, skipping comments, blank lines and lines that are no host", () => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "blocklist-")), "hosts.txt");
+    const file = path.join(scratch, "comments.txt");
     fs.writeFileSync(
       file,
       "# known phishing\nEvil.Example\n\n*.wild.example  # and its subdomains\nnot a host\nhttp://x/y\nevil.example\n",
@@ -40,7 +44,7 @@ describe("BLOCKLIST_FILE", () => {
     const tag = Math.random().toString(36).slice(2, 8);
     const doomed = await shortenAs(user, `https://login.bad-${tag}.example/`);
     const kept = await shortenAs(user, `https://good-${tag}.example/`);
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "blocklist-")), "hosts.txt");
+    const file = path.join(scratch, "hosts.txt");
     fs.writeFileSync(file, `bad-${tag}.example\nother-${tag}.example\n`);
 
     expect(await syncBlocklistFile(file)).toEqual({ hosts: 2, linksDisabled: 1 });
