@@ -1,7 +1,8 @@
 // captureLogs: named lines are held back from stderr and asserted on, a named line that never comes
 // fails the test, and every other line still prints.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { LogLevel, Logger } from "../runtime/core/logger";
+import { Logger } from "../runtime/core/logger";
+import { LogLevel } from "../runtime/core/napi-enums";
 import { captureLogs } from "../testing";
 import { logMatches, openCapture } from "./log-capture";
 

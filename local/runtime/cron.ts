@@ -10,7 +10,8 @@ import type { Napi } from "../model/napi";
 import { appModel } from "./core/context";
 import { apiCall } from "./gateway/calls";
 import { ApiCallError } from "./wire/errors";
-import { LogLevel, rootLogger } from "./core/logger";
+import { rootLogger } from "./core/logger";
+import { LogLevel } from "./core/napi-enums";
 
 /** `every` runs "around the clock each day, starting at midnight (UTC)" (docs/ts/primitives/cron-jobs.md). */
 export function nextEveryRun(everyMs: number, after: Date): Date {
@@ -32,8 +33,8 @@ export interface CronDeps {
   call(service: string, endpoint: string): Promise<Record<string, unknown> | null | ApiCallError>;
 }
 
-function log(level: LogLevel, msg: string, fields: Record<string, unknown>): void {
-  rootLogger.log(null, level as number as Napi.LogLevel, msg, undefined, undefined, fields);
+function log(level: Napi.LogLevel, msg: string, fields: Record<string, unknown>): void {
+  rootLogger.log(null, level, msg, undefined, undefined, fields);
 }
 
 /** setTimeout's limit; longer waits are taken in steps. */

@@ -4,14 +4,7 @@ import type { Napi } from "../../model/napi";
 import { testMode } from "./context";
 import { channels, type LogAnnouncement } from "./events";
 import { isoNow } from "./clock";
-
-export enum LogLevel {
-  Trace = 1,
-  Debug = 2,
-  Info = 3,
-  Warn = 4,
-  Error = 5,
-}
+import { LogLevel } from "./napi-enums";
 
 const names: Record<number, LevelName> = { 1: "TRC", 2: "DBG", 3: "INF", 4: "WRN", 5: "ERR" };
 
@@ -33,9 +26,9 @@ export function interceptLogLines(fn: ((line: LogLine) => boolean) | null): void
   interceptor = fn;
 }
 
-function levelFromEnv(): LogLevel {
+function levelFromEnv(): Napi.LogLevel {
   const wanted = (process.env.LOG_LEVEL ?? "").toLowerCase();
-  const byName: Record<string, LogLevel> = {
+  const byName: Record<string, Napi.LogLevel> = {
     trace: LogLevel.Trace,
     debug: LogLevel.Debug,
     info: LogLevel.Info,
@@ -53,7 +46,7 @@ function formatValue(v: unknown): string {
 }
 
 /** Formats one log line; exported for the HTTP server's access log. */
-export function formatLine(level: LogLevel, msg: string, fields: Record<string, unknown>): string {
+export function formatLine(level: Napi.LogLevel, msg: string, fields: Record<string, unknown>): string {
   // A plain loop: this runs once per request for the access log.
   let line = `${isoNow()} ${names[level]} ${msg}`;
   for (const k in fields) {
@@ -65,7 +58,7 @@ export function formatLine(level: LogLevel, msg: string, fields: Record<string, 
 
 export class Logger implements Napi.Logger {
   constructor(
-    private readonly min: LogLevel,
+    private readonly min: Napi.LogLevel,
     private readonly fields: Record<string, unknown> = {},
   ) {}
 
@@ -77,7 +70,7 @@ export class Logger implements Napi.Logger {
     _caller?: string,
     fields?: Record<string, unknown>,
   ): void {
-    if ((level as number) < this.min) return;
+    if (level < this.min) return;
     if (channels.log.hasSubscribers) {
       const line: LogAnnouncement = {
         source: request,
@@ -91,13 +84,13 @@ export class Logger implements Napi.Logger {
     const meta = request?.meta();
     const endpoint = meta?.apiCall ? `${meta.apiCall.api.service}.${meta.apiCall.api.endpoint}` : undefined;
     const all = { endpoint, ...this.fields, ...fields, err: error?.message };
-    const text = formatLine(level as number as LogLevel, msg, all);
+    const text = formatLine(level, msg, all);
     if (interceptor?.({ level: names[level], msg, fields: all, text })) return;
     process.stderr.write(text + "\n");
   }
 
   withLevel(level: Napi.LogLevel): Logger {
-    return new Logger(level as number as LogLevel, this.fields);
+    return new Logger(level, this.fields);
   }
 
   with(fields: Record<string, unknown>): Logger {

@@ -1,21 +1,7 @@
 // appMeta() as `encore run` reports it: cloud "local", environment "local", the API's base URL.
 import type { Napi } from "../../model/napi";
 import { apiBaseUrl, appModel, testMode } from "./context";
-
-export enum CloudProvider {
-  AWS = 0,
-  GCP = 1,
-  Azure = 2,
-  Encore = 3,
-  Local = 4,
-}
-
-export enum EnvironmentType {
-  Production = 0,
-  Development = 1,
-  Ephemeral = 2,
-  Test = 3,
-}
+import { CloudProvider, EnvironmentType } from "./napi-enums";
 
 export function appMeta(): Napi.AppMeta {
   const hostedServices = Object.fromEntries(appModel().services.map((s) => [s.name, { name: s.name }]));
@@ -24,8 +10,8 @@ export function appMeta(): Napi.AppMeta {
     apiBaseUrl: apiBaseUrl(),
     environment: {
       name: "local",
-      type: (testMode ? EnvironmentType.Test : EnvironmentType.Development) as Napi.EnvironmentType,
-      cloud: CloudProvider.Local as Napi.CloudProvider,
+      type: testMode ? EnvironmentType.Test : EnvironmentType.Development,
+      cloud: CloudProvider.Local,
     },
     build: { revision: "", uncommittedChanges: false },
     deploy: { id: "local", deployTime: new Date().toISOString(), hostedServices },

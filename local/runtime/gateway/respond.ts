@@ -1,10 +1,10 @@
 // The gateway's answer to one request: the health check, objects, CORS, routing, auth, decoding,
 // the handler, and Encore's response or error body, with one access-log line.
 import type http from "node:http";
-import type { Napi } from "../../model/napi";
 import { appModel } from "../core/context";
 import { detachedFromTransactions } from "../sqldb";
-import { LogLevel, rootLogger, formatLine } from "../core/logger";
+import { rootLogger, formatLine } from "../core/logger";
+import { LogLevel } from "../core/napi-enums";
 import { stdoutLines } from "./line-sink";
 import { newTrace, Request } from "../core/request";
 import { isObjectPath, serveObject } from "../objects";
@@ -248,12 +248,7 @@ export function requestListener(gw: Gateway): http.RequestListener {
           if (channels.span.hasSubscribers) answerSpans.get(res)?.error(wire);
           // Routing errors have internal messages too; only an internal error is the app's fault.
           if (wire.code === "internal" && wire.internalMessage)
-            rootLogger.log(
-              null,
-              LogLevel.Error as number as Napi.LogLevel,
-              `${req.method} ${req.url}: ${wire.internalMessage}`,
-              e instanceof Error ? e : undefined,
-            );
+            rootLogger.log(null, LogLevel.Error, `${req.method} ${req.url}: ${wire.internalMessage}`, e instanceof Error ? e : undefined);
           sendError(res, head, wire);
         } finally {
           logRequest(req, res, started);

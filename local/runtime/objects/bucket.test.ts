@@ -6,7 +6,9 @@ import path from "node:path";
 import type { BucketModel } from "../../model/app-model";
 import { LocalObjects } from "./local";
 import { ObjectAttrs, type Bucket, type ListEntry, type ListIterator } from "./bucket";
-import { ObjectErrorKind, TypedObjectError } from "./errors";
+import type { Napi } from "../../model/napi";
+import { ObjectErrorKind } from "../core/napi-enums";
+import { TypedObjectError } from "./errors";
 
 const loc = { file: "url/bucket.ts", line: 1, column: 1 };
 const buckets: BucketModel[] = [
@@ -34,7 +36,7 @@ function ok<T>(v: T | TypedObjectError): T {
   return v;
 }
 
-function expectError(v: unknown, kind: ObjectErrorKind, message?: string | RegExp): void {
+function expectError(v: unknown, kind: Napi.ObjectErrorKind, message?: string | RegExp): void {
   expect(v).toBeInstanceOf(TypedObjectError);
   expect((v as TypedObjectError).kind).toBe(kind);
   if (message !== undefined) expect((v as TypedObjectError).message).toMatch(message);

@@ -1,25 +1,13 @@
 // The error values BucketObject methods resolve to; the SDK's unwrapErr (storage/objects/error.ts)
 // turns them into ObjectNotFound, PreconditionFailed, InvalidArgument or ObjectsError.
 import type { Napi } from "../../model/napi";
-
-/** Same members and values as the native enum (napi.d.cts), which the SDK switches on. */
-export enum ObjectErrorKind {
-  NotFound = 0,
-  PreconditionFailed = 1,
-  InvalidArgument = 2,
-  Other = 3,
-  Internal = 4,
-}
+import { ObjectErrorKind } from "../core/napi-enums";
 
 export class TypedObjectError implements Napi.TypedObjectError {
-  kind: Napi.ObjectErrorKind;
-
   constructor(
-    kind: ObjectErrorKind,
+    public kind: Napi.ObjectErrorKind,
     public message: string,
-  ) {
-    this.kind = kind as number as Napi.ObjectErrorKind;
-  }
+  ) {}
 }
 
 /** Encore's wording (runtimes/core/src/objects/mod.rs), so messages read the same as under `encore run`. */

@@ -11,7 +11,7 @@ import { LocalObjects } from "./local";
 import type { Bucket } from "./bucket";
 
 export { Bucket, BucketObject, ListIterator, ListEntry, ObjectAttrs } from "./bucket";
-export { TypedObjectError, ObjectErrorKind } from "./errors";
+export { TypedObjectError } from "./errors";
 export { isObjectPath } from "./paths";
 
 /** Survives vitest re-evaluating this module for each test file of a worker process. */

@@ -7,17 +7,18 @@ import path from "node:path";
 import { dataDir } from "../../model/layout.mjs";
 import { appModel, testMode } from "../core/context";
 import { decodeJson, encodeJson } from "../wire/value-codec";
-import { LogLevel, rootLogger } from "../core/logger";
+import { rootLogger } from "../core/logger";
+import { LogLevel } from "../core/napi-enums";
 import { Broker, type BrokerTestHooks, type SubscriptionStats } from "./broker";
 import { FileJournal } from "./journal";
 import { PubSubSubscription, PubSubTopic } from "./handles";
 
 export { PubSubTopic, PubSubSubscription };
 
-function logAt(level: LogLevel) {
+function logAt(level: Napi.LogLevel) {
   return (msg: string, fields: Record<string, unknown>, err?: unknown): void => {
     const error = err === undefined || err instanceof Error ? err : new Error(String(err));
-    rootLogger.log(null, level as number as Napi.LogLevel, msg, error, undefined, fields);
+    rootLogger.log(null, level, msg, error, undefined, fields);
   };
 }
 
