@@ -15,13 +15,17 @@ import { RouteTree } from "./route-conflicts";
 
 const at = (loc: Loc): string => `${loc.file}:${loc.line}:${loc.column}`;
 
+/** A resource declaration as the collectors return it: its node, and its model with where it stands. */
+interface Declared {
+  node: ts.Node;
+  model: { loc: Loc };
+}
+
 /** Reports every second declaration of a name, with Encore's message (and its help, if it has one). */
-function checkDuplicates<T>(
+function checkDuplicates<T extends Declared>(
   pass: Pass,
   items: T[],
   key: (t: T) => string,
-  node: (t: T) => ts.Node,
-  loc: (t: T) => Loc,
   message: string,
   rule: string,
   help = "",
@@ -30,7 +34,7 @@ function checkDuplicates<T>(
   for (const item of items) {
     const prev = seen.get(key(item));
     if (prev !== undefined)
-      pass.diags.error(node(item), `${message} (previously defined here: ${at(loc(prev))})${help && `; help: ${help}`}`, rule);
+      pass.diags.error(item.node, `${message} (previously defined here: ${at(prev.model.loc)})${help && `; help: ${help}`}`, rule);
     else seen.set(key(item), item);
   }
 }
@@ -46,57 +50,21 @@ export function checkResourceNames(
     caches: CacheClusterDecl[];
   },
 ): void {
-  checkDuplicates(
-    pass,
-    r.dbs,
-    (d) => d.model.name,
-    (d) => d.node,
-    (d) => d.model.loc,
-    "SQL Database with this name already defined",
-    "duplicate-database",
-  );
-  checkDuplicates(
-    pass,
-    r.topics,
-    (t) => t.model.name,
-    (t) => t.node,
-    (t) => t.model.loc,
-    "PubSub topic with this name already defined",
-    "duplicate-topic",
-  );
+  checkDuplicates(pass, r.dbs, (d) => d.model.name, "SQL Database with this name already defined", "duplicate-database");
+  checkDuplicates(pass, r.topics, (t) => t.model.name, "PubSub topic with this name already defined", "duplicate-topic");
   checkDuplicates(
     pass,
     r.subs,
     (s) => `${s.model.topic}\0${s.model.name}`,
-    (s) => s.node,
-    (s) => s.model.loc,
     "PubSub subscription with this name already defined on this topic",
     "duplicate-subscription",
   );
-  checkDuplicates(
-    pass,
-    r.crons,
-    (c) => c.model.id,
-    (c) => c.node,
-    (c) => c.model.loc,
-    "cron job with this name already defined",
-    "duplicate-cron-job",
-  );
-  checkDuplicates(
-    pass,
-    r.buckets,
-    (b) => b.model.name,
-    (b) => b.node,
-    (b) => b.model.loc,
-    "bucket with this name already defined",
-    "duplicate-bucket",
-  );
+  checkDuplicates(pass, r.crons, (c) => c.model.id, "cron job with this name already defined", "duplicate-cron-job");
+  checkDuplicates(pass, r.buckets, (b) => b.model.name, "bucket with this name already defined", "duplicate-bucket");
   checkDuplicates(
     pass,
     r.caches,
     (c) => c.model.name,
-    (c) => c.node,
-    (c) => c.model.loc,
     "cache cluster with this name already defined",
     "duplicate-cache-cluster",
     "if you wish to reuse the same cluster, export the original CacheCluster object and import it, or use CacheCluster.named()",
@@ -109,12 +77,11 @@ export function checkResourceNames(
  * first service's route and skips the other's, logging it, so one endpoint would never be reached).
  */
 export function checkEndpoints(pass: Pass, endpoints: EndpointDecl[]): void {
+  // Reported at the endpoint's name, not at its api() call.
   checkDuplicates(
     pass,
-    endpoints,
+    endpoints.map((e) => ({ node: e.decl.name, model: e.model })),
     (e) => `${e.model.service}\0${e.model.name}`,
-    (e) => e.decl.name,
-    (e) => e.model.loc,
     "api endpoints with conflicting names defined within the same service",
     "duplicate-endpoint-name",
   );
