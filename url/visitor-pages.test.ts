@@ -69,75 +69,39 @@ describeLocal("visitor pages in Chromium", () => {
     const flagged = await made("flagged-target");
     await db.exec`UPDATE urls SET flagged = true WHERE code = ${flagged}`;
     const warning = `You are leaving for ${new URL(web.target.origin).hostname}`;
-    // What a browser sees (status, heading) and what a JSON client gets for the same code.
-    const states: { name: string; code: string; status: number; heading: string; json: { status: number; body: unknown } }[] = [
-      {
-        name: "unknown",
-        code: "zzzzzz",
-        status: 404,
-        heading: "Link not found",
-        json: { status: 404, body: { code: "not_found", message: "URL not found" } },
-      },
-      {
-        name: "deleted",
-        code: deleted,
-        status: 404,
-        heading: "Link not found",
-        json: { status: 404, body: { code: "not_found", message: "URL not found" } },
-      },
-      {
-        name: "expired",
-        code: expired,
-        status: 404,
-        heading: "This link has expired",
-        json: { status: 404, body: { code: "not_found", message: "URL has expired" } },
-      },
-      {
-        name: "password",
-        code: locked,
-        status: 403,
-        heading: "This link is protected by a password",
-        json: { status: 403, body: { code: "permission_denied", message: "password required" } },
-      },
-      {
-        name: "disabled",
-        code: disabled,
-        status: 403,
-        heading: "This link has been disabled",
-        json: { status: 403, body: { code: "permission_denied", message: "this link has been disabled" } },
-      },
-      {
-        name: "limit-reached",
-        code: exhausted,
-        status: 404,
-        heading: "This link is no longer available",
-        json: { status: 404, body: { code: "not_found", message: "URL has reached its click limit" } },
-      },
-      {
-        name: "flagged",
-        code: flagged,
-        status: 200,
-        heading: warning,
-        json: { status: 200, body: { url: `${web.target.origin}/flagged-target` } },
-      },
+    // Each state's name, code, status (the page's and the JSON answer's alike), the page's heading and the JSON body.
+    const states: [string, string, number, string, unknown][] = [
+      ["unknown", "zzzzzz", 404, "Link not found", { code: "not_found", message: "URL not found" }],
+      ["deleted", deleted, 404, "Link not found", { code: "not_found", message: "URL not found" }],
+      ["expired", expired, 404, "This link has expired", { code: "not_found", message: "URL has expired" }],
+      ["password", locked, 403, "This link is protected by a password", { code: "permission_denied", message: "password required" }],
+      ["disabled", disabled, 403, "This link has been disabled", { code: "permission_denied", message: "this link has been disabled" }],
+      [
+        "limit-reached",
+        exhausted,
+        404,
+        "This link is no longer available",
+        { code: "not_found", message: "URL has reached its click limit" },
+      ],
+      ["flagged", flagged, 200, warning, { url: `${web.target.origin}/flagged-target` }],
     ];
-    for (const state of states) {
+    for (const [name, code, status, heading, body] of states) {
       for (const width of [1280, 390]) {
         const page = await openPage(web.browser, { width });
-        const resp = await page.goto(`${api.baseUrl}/${state.code}`);
-        expect({ state: state.name, status: resp!.status() }).toEqual({ state: state.name, status: state.status });
+        const resp = await page.goto(`${api.baseUrl}/${code}`);
+        expect({ state: name, status: resp!.status() }).toEqual({ state: name, status });
         expect(resp!.headers()["content-type"]).toBe("text/html; charset=utf-8");
-        await page.getByRole("heading", { name: state.heading, level: 1 }).waitFor();
+        await page.getByRole("heading", { name: heading, level: 1 }).waitFor();
         // Only the warning names where the link goes (its host, to judge it by); no other page holds the target.
-        if (state.name !== "flagged") expect(await resp!.text()).not.toContain(new URL(web.target.origin).host);
+        if (name !== "flagged") expect(await resp!.text()).not.toContain(new URL(web.target.origin).host);
         expect(await page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")).toBe(true);
-        await screenshot(page, `visitor-${state.name}-${width}`);
+        await screenshot(page, `visitor-${name}-${width}`);
         await page.context().close();
       }
-      const json = await api.call("GET", `/${state.code}`);
+      const json = await api.call("GET", `/${code}`);
       expect(json.headers.get("content-type")).toMatch(/^application\/json/);
-      if (state.json.status === 200) expect({ status: json.status, body: await json.json() }).toEqual(state.json);
-      else await expectErrorResponse(json, state.json.status, state.json.body as { code: "not_found"; message: string });
+      if (status === 200) expect({ status: json.status, body: await json.json() }).toEqual({ status, body });
+      else await expectErrorResponse(json, status, body as { code: "not_found"; message: string });
     }
     // None of the pages counted a click, nor did the JSON answers of the links that lead nowhere.
     const clicks = await db.queryAll<{ code: string; clicks: number }>`
