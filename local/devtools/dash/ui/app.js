@@ -12,17 +12,18 @@ import { Objects, Cron, PubSub } from "./infra.js";
 import { Databases } from "./databases.js";
 import { Batches } from "./batches.js";
 
+/** The tabs: hash route, label, and the view it shows for the route's second part (an id, an endpoint). */
 const TABS = [
-  ["", "Status & logs"],
-  ["traces", "Traces"],
-  ["explorer", "API explorer"],
-  ["catalog", "Service catalog"],
-  ["flow", "Flow"],
-  ["databases", "Databases"],
-  ["objects", "Objects"],
-  ["cron", "Cron jobs"],
-  ["pubsub", "Pub/Sub"],
-  ["batches", "Batches"],
+  ["", "Status & logs", () => html`<${StatusView} />`],
+  ["traces", "Traces", (id) => (id ? html`<${TraceView} id=${id} />` : html`<${TraceList} />`)],
+  ["explorer", "API explorer", (endpoint) => html`<${Explorer} endpoint=${endpoint} />`],
+  ["catalog", "Service catalog", () => html`<${Catalog} />`],
+  ["flow", "Flow", () => html`<${Flow} />`],
+  ["databases", "Databases", () => html`<${Databases} />`],
+  ["objects", "Objects", () => html`<${Objects} />`],
+  ["cron", "Cron jobs", () => html`<${Cron} />`],
+  ["pubsub", "Pub/Sub", () => html`<${PubSub} />`],
+  ["batches", "Batches", () => html`<${Batches} />`],
 ];
 
 function useRoute() {
@@ -36,30 +37,10 @@ function useRoute() {
   return route;
 }
 
-function View({ route }) {
-  const [page, arg] = route;
-  switch (page) {
-    case "traces":
-      return arg ? html`<${TraceView} id=${arg} />` : html`<${TraceList} />`;
-    case "explorer":
-      return html`<${Explorer} endpoint=${arg} />`;
-    case "catalog":
-      return html`<${Catalog} />`;
-    case "flow":
-      return html`<${Flow} />`;
-    case "databases":
-      return html`<${Databases} />`;
-    case "objects":
-      return html`<${Objects} />`;
-    case "cron":
-      return html`<${Cron} />`;
-    case "pubsub":
-      return html`<${PubSub} />`;
-    case "batches":
-      return html`<${Batches} />`;
-    default:
-      return html`<${StatusView} />`;
-  }
+/** An unknown route shows the status tab. */
+function View({ route: [page, arg] }) {
+  const [, , view] = TABS.find(([id]) => id === page) ?? TABS[0];
+  return view(arg);
 }
 
 function App() {
