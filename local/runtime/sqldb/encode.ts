@@ -114,10 +114,13 @@ function encodeScalar(v: unknown, t: PgType): string {
   throw new ParamError(`object not supported for column of type ${ty}`);
 }
 
-const NAIVE_DATETIME_RE = /^\s*[+-]?\d{4,}-\d{1,2}-\d{1,2}[Tt ]\d{1,2}:\d{1,2}:\d{1,2}(\.\d+)?\s*$/;
-const RFC3339_RE = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
-const DATE_RE = /^[+-]?\d+-\d{1,2}-\d{1,2}$/;
-const TIME_RE = /^\d{1,2}:\d{1,2}:\d{1,2}$/;
+/** The strings a date or time column takes; any other is refused before the query is sent. */
+const DATE_TIME_FORMATS: Record<number, RegExp> = {
+  [OID.timestamp]: /^\s*[+-]?\d{4,}-\d{1,2}-\d{1,2}[Tt ]\d{1,2}:\d{1,2}:\d{1,2}(\.\d+)?\s*$/,
+  [OID.timestamptz]: /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/,
+  [OID.date]: /^[+-]?\d+-\d{1,2}-\d{1,2}$/,
+  [OID.time]: /^\d{1,2}:\d{1,2}:\d{1,2}$/,
+};
 const UUID_RE = /^(?:urn:uuid:)?\{?([0-9a-f]{8})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{4})-?([0-9a-f]{12})\}?$/i;
 
 const invalid = () => new ParamError("input contains invalid characters");
@@ -133,16 +136,10 @@ function encodeString(v: string, t: PgType): string {
     case OID.bytea:
       return `\\x${Buffer.from(v, "utf8").toString("hex")}`;
     case OID.timestamp:
-      if (!NAIVE_DATETIME_RE.test(v)) throw invalid();
-      return v;
     case OID.timestamptz:
-      if (!RFC3339_RE.test(v)) throw invalid();
-      return v;
     case OID.date:
-      if (!DATE_RE.test(v)) throw invalid();
-      return v;
     case OID.time:
-      if (!TIME_RE.test(v)) throw invalid();
+      if (!DATE_TIME_FORMATS[t.oid].test(v)) throw invalid();
       return v;
     case OID.uuid: {
       const m = UUID_RE.exec(v);
