@@ -63,7 +63,7 @@ describeLocal("webhooks and admin pages in Chromium", () => {
     await page.context().close();
   });
 
-  it("lets a site admin disable a reported link and block a host", async () => {
+  it("lets a site admin disable, flag and resolve a reported link and block a host", async () => {
     const { token } = (await (
       await fetch(`${app.baseUrl}/auth/login`, {
         method: "POST",
@@ -94,6 +94,12 @@ describeLocal("webhooks and admin pages in Chromium", () => {
     await page.getByText(`Disabled /${code}`).waitFor();
     const visit = await fetch(`${app.baseUrl}/${code}`);
     expect(visit.status).toBe(403);
+    await card.getByRole("button", { name: "Show a warning" }).click();
+    await page.getByText(`Flagged /${code}`).waitFor();
+    // A resolved report leaves the list of open ones.
+    await card.getByRole("button", { name: "Resolve" }).click();
+    await page.getByText(/^Resolved report \d+$/).waitFor();
+    await card.waitFor({ state: "detached" });
 
     await page.getByLabel("Host to block").fill("evil.example");
     await page.getByRole("button", { name: "Block host" }).click();

@@ -5,7 +5,7 @@ import { call, type Json } from "./api";
 import { formatDateTime } from "./dates";
 import { Field, FormError } from "./field";
 import { useLoad } from "./use-load";
-import type { BlockedHost, Report } from "../../url/abuse/admin-types";
+import type { BlockedHost, Report, ReportStatus } from "../../url/abuse/admin-types";
 import { usePageTitle } from "./page-title";
 
 export function AdminPage() {
@@ -27,6 +27,12 @@ export function AdminPage() {
       setError((err as Error).message);
     }
   };
+  /** Disables or flags a reported link (PATCH /admin/urls/:code). */
+  const moderate = (r: Json<Report>, what: string, change: { disabled?: true; reason?: string; flagged?: true }) =>
+    act(`${what} /${r.code}`, "PATCH", `/admin/urls/${r.code}`, change);
+  /** Closes a report as resolved or dismissed (PATCH /admin/reports/:id). */
+  const close = (r: Json<Report>, status: Exclude<ReportStatus, "open">, what: string) =>
+    act(`${what} report ${r.id}`, "PATCH", `/admin/reports/${r.id}`, { status });
 
   if (reports.state === "error") {
     return (
@@ -73,34 +79,20 @@ export function AdminPage() {
                 <button
                   type="button"
                   class="danger"
-                  onClick={() =>
-                    act(`Disabled /${r.code}`, "PATCH", `/admin/urls/${r.code}`, { disabled: true, reason: `reported for ${r.reason}` })
-                  }
+                  onClick={() => moderate(r, "Disabled", { disabled: true, reason: `reported for ${r.reason}` })}
                 >
                   Disable link
                 </button>
               )}
               {r.link && !r.link.flagged && (
-                <button
-                  type="button"
-                  class="secondary"
-                  onClick={() => act(`Flagged /${r.code}`, "PATCH", `/admin/urls/${r.code}`, { flagged: true })}
-                >
+                <button type="button" class="secondary" onClick={() => moderate(r, "Flagged", { flagged: true })}>
                   Show a warning
                 </button>
               )}
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => act(`Resolved report ${r.id}`, "PATCH", `/admin/reports/${r.id}`, { status: "resolved" })}
-              >
+              <button type="button" class="secondary" onClick={() => close(r, "resolved", "Resolved")}>
                 Resolve
               </button>
-              <button
-                type="button"
-                class="secondary"
-                onClick={() => act(`Dismissed report ${r.id}`, "PATCH", `/admin/reports/${r.id}`, { status: "dismissed" })}
-              >
+              <button type="button" class="secondary" onClick={() => close(r, "dismissed", "Dismissed")}>
                 Dismiss
               </button>
             </div>
