@@ -113,6 +113,8 @@ describe("responses", () => {
 });
 
 describe("errors", () => {
+  // Encore's ErrCode::status_code (runtimes/core/src/api/error.rs), restated apart from the runtime's
+  // statusByCode (runtime/wire/errors.ts) so that a wrong entry there fails here.
   const statuses: Record<string, number> = {
     canceled: 499,
     unknown: 500,

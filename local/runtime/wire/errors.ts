@@ -2,7 +2,7 @@
 // duck-typed conversion Encore applies to anything a handler throws (runtimes/js/src/error.rs).
 import type { Napi } from "../../model/napi";
 
-/** HTTP status for each error code, as Encore's runtime maps them. */
+/** HTTP status for each error code, as Encore's runtime maps them (ErrCode::status_code, runtimes/core/src/api/error.rs). */
 export const statusByCode: Record<string, number> = {
   canceled: 499,
   unknown: 500,
