@@ -72,68 +72,77 @@ button:disabled { opacity: 0.6; cursor: progress; }
 `;
 
 /**
+ * What both forms' scripts do on submit: post the fields as JSON to `url`, let `done` act on a
+ * successful answer (it says whether it did), else show the message for the status and let the visitor
+ * try again (in the password box, if the form has one).
+ */
+const POST_FORM = `
+function postForm(form, out, url, fields, done, failures) {
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const button = form.querySelector("button");
+    button.disabled = true;
+    out.textContent = "";
+    try {
+      const resp = await fetch(url, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Accept: "application/json" },
+        body: JSON.stringify(fields()),
+        credentials: "omit",
+      });
+      if (resp.ok && (await done(resp))) return;
+      out.textContent = failures[resp.status] ?? "Something went wrong. Try again.";
+    } catch {
+      out.textContent = "Could not reach the server. Check your connection and try again.";
+    }
+    button.disabled = false;
+    form.querySelector("input")?.select();
+  });
+}
+`;
+
+/**
  * The password form's script. It posts to this page's own path plus "/unlock" (and its query, so a QR
  * scan or a campaign is still counted as one), then replaces the page with the target it is given.
  */
-const PASSWORD_SCRIPT = `
-const form = document.getElementById("unlock");
-const error = document.getElementById("unlock-error");
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const button = form.querySelector("button");
-  button.disabled = true;
-  error.textContent = "";
-  try {
-    const resp = await fetch(location.pathname.replace(/\\/$/, "") + "/unlock" + location.search, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ password: form.elements.password.value }),
-      credentials: "omit",
-    });
+const PASSWORD_SCRIPT = `${POST_FORM}
+const unlock = document.getElementById("unlock");
+postForm(
+  unlock,
+  document.getElementById("unlock-error"),
+  location.pathname.replace(/\\/$/, "") + "/unlock" + location.search,
+  () => ({ password: unlock.elements.password.value }),
+  async (resp) => {
     const body = await resp.json().catch(() => ({}));
-    if (resp.ok && typeof body.url === "string") return location.replace(body.url);
-    error.textContent =
-      resp.status === 403 ? "That password is not right. Try again." :
-      resp.status === 429 ? "Too many attempts. Wait a few minutes, then try again." :
-      resp.status === 404 ? "This link is no longer available." :
-      "Something went wrong. Try again.";
-  } catch {
-    error.textContent = "Could not reach the server. Check your connection and try again.";
-  }
-  button.disabled = false;
-  form.elements.password.select();
-});
+    if (typeof body.url !== "string") return false;
+    location.replace(body.url);
+    return true;
+  },
+  {
+    403: "That password is not right. Try again.",
+    429: "Too many attempts. Wait a few minutes, then try again.",
+    404: "This link is no longer available.",
+  },
+);
 `;
 
 /** The report form's script: it posts the reason and details as JSON to this page's own path. */
-const REPORT_SCRIPT = `
-const form = document.getElementById("report");
-const status = document.getElementById("report-status");
-form.addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const button = form.querySelector("button");
-  button.disabled = true;
-  status.textContent = "";
-  try {
-    const resp = await fetch(location.pathname, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ reason: form.elements.reason.value, details: form.elements.details.value }),
-      credentials: "omit",
-    });
-    if (resp.ok) {
-      form.replaceWith(Object.assign(document.createElement("p"), { textContent: "Thank you. The site's administrators will look at this link." }));
-      return;
-    }
-    status.textContent =
-      resp.status === 429 ? "Too many reports from your network. Try again later." :
-      resp.status === 404 ? "There is no such link." :
-      "Something went wrong. Try again.";
-  } catch {
-    status.textContent = "Could not reach the server. Check your connection and try again.";
-  }
-  button.disabled = false;
-});
+const REPORT_SCRIPT = `${POST_FORM}
+const report = document.getElementById("report");
+postForm(
+  report,
+  document.getElementById("report-status"),
+  location.pathname,
+  () => ({ reason: report.elements.reason.value, details: report.elements.details.value }),
+  async () => {
+    report.replaceWith(Object.assign(document.createElement("p"), { textContent: "Thank you. The site's administrators will look at this link." }));
+    return true;
+  },
+  {
+    429: "Too many reports from your network. Try again later.",
+    404: "There is no such link.",
+  },
+);
 `;
 
 /** A CSP source for an inline block: its SHA-256, so nothing else inline can run. */
