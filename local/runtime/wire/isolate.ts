@@ -1,14 +1,9 @@
 // The SDK records the current request with AsyncLocalStorage.enterWith, which marks the whole
-// current async context. Running each handler from a fresh setImmediate gives it a context of its
-// own, so a nested call or a concurrent request never sees another request's metadata.
+// current async context. Running each handler in an async scope of its own (an AsyncResource, the
+// context a fresh setImmediate would give, without waiting for the event loop's next turn) means a
+// nested call or a concurrent request never sees another request's metadata.
+import { AsyncResource } from "node:async_hooks";
+
 export function runIsolated<T>(fn: () => T | Promise<T>): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    setImmediate(() => {
-      try {
-        Promise.resolve(fn()).then(resolve, reject);
-      } catch (e) {
-        reject(e);
-      }
-    });
-  });
+  return new AsyncResource("encore-local-request").runInAsyncScope(async () => fn());
 }
