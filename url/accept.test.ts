@@ -14,6 +14,7 @@ describe("prefersHtml", () => {
     [false, "curl's default", "*/*"],
     [false, "JSON client", "application/json"],
     [false, "a tie", "text/html, application/json"],
+    [false, "a tie through a wildcard", "*/*, text/html"],
     [false, "html refused", "text/html;q=0, */*"],
     [false, "json above html", "text/html;q=0.5, application/json"],
     [false, "json through a wildcard above html", "text/html;q=0.4, application/*"],

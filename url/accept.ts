@@ -1,4 +1,6 @@
-// Content negotiation for GET /:code: browsers get a redirect, API clients get JSON.
+// Content negotiation for GET /:code: browsers get a redirect, API clients get JSON. Not `negotiator`:
+// it breaks a tie by the ranges' order in the header, which RFC 9110 does not rank by (§12.4.2, §12.5.1),
+// and takes q=2 (§12.4.2 allows 0 to 1), so three cases of accept.test.ts would answer HTML, not JSON.
 
 interface MediaRange {
   type: string;
