@@ -42,6 +42,20 @@ describe("request decoding", () => {
     expect(res.json).toEqual({ id: "abc", q: "hi", n: 5, tags: ["a", "b"], trace: "t-1", flag: true });
   });
 
+  // api/schema/cookie.rs reads the header with the cookie crate's split_parse into a CookieJar (0.18.1);
+  // runtimes/js/src/cookies.rs hands the handler { name, value }.
+  it("reads a Cookie<> parameter as Encore's cookie jar does", async () => {
+    const sid = async (cookie: string) => (await call("/cookie", { headers: { Cookie: cookie } })).json;
+    expect(await sid("sid=a%20b")).toEqual({ value: "a%20b", fields: ["name", "value"] });
+    expect((await sid('sid="quoted"')).value).toBe('"quoted"');
+    expect((await sid("sid=first; sid=second")).value).toBe("second");
+    expect((await sid("  sid =  spaced  ;x=1")).value).toBe("spaced");
+    expect((await sid("junk; =v; sid==x=")).value).toBe("=x=");
+    // A byte outside visible ASCII makes http's HeaderValue::to_str fail: the whole header is skipped.
+    expect(await sid("sid=ok; x=caf\u00e9")).toMatchObject({ message: "missing required cookie: sid" });
+    expect(await sid("other=1")).toMatchObject({ code: "invalid_argument", message: "missing required cookie: sid" });
+  });
+
   it("rejects a missing query field and a malformed number with invalid_argument", async () => {
     expect(await call("/echo/abc")).toMatchObject({
       status: 400,
@@ -180,6 +194,19 @@ describe("auth", () => {
 
   it("passes auth data to the endpoint", async () => {
     expect((await call("/whoami", { headers: { Authorization: "Bearer good" } })).json).toEqual({ userID: "u1" });
+  });
+
+  it("passes a cookie credential to the handler as { name, value }", async () => {
+    expect((await call("/whoami", { headers: { Cookie: "session=good" } })).json).toEqual({ userID: "u2" });
+  });
+
+  // contains_auth_params (api/auth/mod.rs): only a non-empty header, query or cookie value is a credential.
+  it("does not run the handler for empty credentials", async () => {
+    for (const headers of [{ Authorization: "" }, { Cookie: "session=" }] as Record<string, string>[]) {
+      expect((await call("/whoami", { headers })).json.message).toBe(
+        "the request does not have valid authentication credentials for the operation",
+      );
+    }
   });
 
   it("treats bad credentials on a public endpoint as none", async () => {

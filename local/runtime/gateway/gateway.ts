@@ -2,12 +2,13 @@
 // outcome means (runtimes/core/src/api/auth/mod.rs; docs/ts/develop/auth.md), and the 401 Encore
 // sends when an endpoint needs auth.
 import type { Napi } from "../../model/napi";
-import type { AuthHandlerModel } from "../../model/app-model";
+import type { AuthHandlerModel, FieldSchema } from "../../model/app-model";
 import { appModel } from "../core/context";
 import { Request, newTrace } from "../core/request";
 import { decodeValue, DecodeError } from "../wire/value-codec";
 import { fail, toWireError, WireErrorSignal, type WireError } from "../wire/errors";
 import { runIsolated } from "../wire/isolate";
+import { cookieParam } from "./http-codec";
 import { announceHandlerSpan, channels } from "../core/events";
 
 export class Gateway implements Napi.Gateway {}
@@ -44,7 +45,7 @@ const NO_CREDENTIALS: AuthOutcome = Object.freeze({ data: null, error: null });
 export function authenticate(src: CredentialSource, meta: Napi.RequestMeta): AuthOutcome | Promise<AuthOutcome> {
   const handler = appModel().authHandler;
   if (!handler || !authFn) return NO_CREDENTIALS;
-  const params: Record<string, unknown> = {};
+  const texts: [FieldSchema, string][] = [];
   let present = false;
   for (const f of handler.params.fields) {
     const raw =
@@ -54,15 +55,22 @@ export function authenticate(src: CredentialSource, meta: Napi.RequestMeta): Aut
           ? src.cookies[f.wireName]
           : (src.query.get(f.wireName) ?? undefined);
     if (raw === undefined) continue;
-    present = true;
+    const text = Array.isArray(raw) ? raw.join(", ") : raw;
+    // contains_auth_params: only a non-empty value counts as credentials (api/schema/{header,query,cookie}.rs).
+    if (text !== "") present = true;
+    texts.push([f, text]);
+  }
+  if (!present) return NO_CREDENTIALS;
+  const params: Record<string, unknown> = {};
+  for (const [f, text] of texts) {
     try {
-      params[f.name] = decodeValue(f.type, Array.isArray(raw) ? raw.join(", ") : raw, [f.wireName], "text");
+      const value = decodeValue(f.type, text, [f.wireName], "text");
+      params[f.name] = f.location === "cookie" ? cookieParam(f.wireName, value) : value;
     } catch (e) {
       if (e instanceof DecodeError) return { data: null, error: toWireError(fail("unauthenticated", e.message)) };
       throw e;
     }
   }
-  if (!present) return NO_CREDENTIALS;
   return runAuthHandler(handler, params, meta);
 }
 

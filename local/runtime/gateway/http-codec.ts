@@ -23,6 +23,32 @@ export interface HttpRequestParts {
   body: Buffer;
 }
 
+const NOT_VISIBLE_ASCII = /[^\t\x20-\x7e]/;
+
+/**
+ * The Cookie header's pairs as Encore reads them: the `cookie` crate's split_parse into a CookieJar
+ * (runtimes/core/src/api/schema/cookie.rs, cookie 0.18.1), so values stay raw (no percent-decoding,
+ * quotes kept), a later pair of the same name replaces an earlier one, and a pair without "=" or a name
+ * is dropped. npm's `cookie` percent-decodes and keeps the first of a name, so it would read another value.
+ */
+export function parseCookieHeader(header: string | undefined): Record<string, string> {
+  // No prototype: a cookie named "__proto__" or "constructor" is a cookie like any other.
+  const out = Object.create(null) as Record<string, string>;
+  // HeaderValue::to_str fails on anything but visible ASCII and tab, and Encore then skips the header whole.
+  if (header === undefined || NOT_VISIBLE_ASCII.test(header)) return out;
+  for (const pair of header.split(";")) {
+    const eq = pair.indexOf("=");
+    const name = pair.slice(0, eq).trim();
+    if (eq >= 0 && name !== "") out[name] = pair.slice(eq + 1).trim();
+  }
+  return out;
+}
+
+/** A `Cookie<>` parameter as Encore hands it to a handler: its name and value (runtimes/js/src/cookies.rs cookie_to_napi_value). */
+export function cookieParam(name: string, value: unknown): { name: string; value: unknown } {
+  return { name, value };
+}
+
 /** Path params named in an Encore path (":code", "*rest", "!fallback"). */
 function pathParamNames(path: string): Set<string> {
   return new Set(
@@ -65,7 +91,8 @@ export function decodeHttpRequest(ep: EndpointModel, req: HttpRequestParts): Rec
         if (!f.optional) throw missing(where, f);
         continue;
       }
-      out[f.name] = decodeValue(f.type, raw, [f.wireName], "text");
+      const value = decodeValue(f.type, raw, [f.wireName], "text");
+      out[f.name] = where === "cookie" ? cookieParam(f.wireName, value) : value;
     } catch (e) {
       if (!(e instanceof DecodeError)) throw e;
       throw fail("invalid_argument", `${decodePrefix(where)}: ${e.message}`);
@@ -95,7 +122,8 @@ function readTextField(where: string, f: FieldSchema, req: HttpRequestParts): un
 
 function missing(where: string, f: FieldSchema): Error {
   if (where === "header") return fail("invalid_argument", `missing header parameter: ${f.wireName}`);
-  if (where === "cookie") return fail("invalid_argument", `missing cookie: ${f.wireName}`);
+  // jsonschema/parse.rs, CookieJar's parse_with_schema.
+  if (where === "cookie") return fail("invalid_argument", `missing required cookie: ${f.wireName}`);
   return fail("invalid_argument", `${decodePrefix(where)}: missing field ${f.wireName}`);
 }
 

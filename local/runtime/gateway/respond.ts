@@ -10,7 +10,7 @@ import { newTrace, Request } from "../core/request";
 import { isObjectPath, serveObject } from "../objects";
 import { Router } from "./router";
 import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
-import { decodeHttpRequest, encodeHttpResponse } from "./http-codec";
+import { decodeHttpRequest, encodeHttpResponse, parseCookieHeader } from "./http-codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "../wire/errors";
 import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
 import { forwardedHeaders } from "./forwarded";
@@ -42,22 +42,6 @@ export function buildRouter(): Router<Routed> {
 /** What the app server answers for a private endpoint reached from outside (runtimes/core/src/api/endpoint.rs). */
 function refuseIfPrivate(ep: Routed): void {
   if (!ep.model.expose) throw fail("not_found", "endpoint not found", "the endpoint was found, but is not exposed");
-}
-
-function parseCookies(header: string | undefined): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const part of (header ?? "").split(";")) {
-    const eq = part.indexOf("=");
-    if (eq > 0) {
-      const value = part.slice(eq + 1).trim();
-      try {
-        out[part.slice(0, eq).trim()] = decodeURIComponent(value);
-      } catch {
-        out[part.slice(0, eq).trim()] = value;
-      }
-    }
-  }
-  return out;
 }
 
 /**
@@ -157,7 +141,7 @@ async function handle(
   if (found === "method") throw fail("not_found", "no route for method", `no route for method ${method}: ${url.pathname}`);
   const ep = found.value;
   const headers = forwardedHeaders(req);
-  const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookies(req.headers.cookie) };
+  const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookieHeader(req.headers.cookie) };
   // One trace for the whole request: the auth handler's call and the endpoint's. The gateway names it
   // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).
   const trace = newTrace();

@@ -1,4 +1,4 @@
-import { api, APIError, ErrCode, HttpStatus, type Header, type Query } from "encore.dev/api";
+import { api, APIError, ErrCode, HttpStatus, type Cookie, type Header, type Query } from "encore.dev/api";
 import { currentRequest, type APICallMeta } from "encore.dev";
 import { getAuthData } from "~encore/auth";
 import { other } from "~encore/clients";
@@ -62,6 +62,15 @@ export const nothing = api({ expose: true, method: "POST", path: "/nothing" }, a
 export const whoami = api({ expose: true, auth: true, method: "GET", path: "/whoami" }, async (): Promise<{ userID: string }> => {
   return { userID: getAuthData()!.userID };
 });
+
+/** Echoes the "sid" cookie's value and the fields of the object the handler receives for it. */
+export const readCookie = api(
+  { expose: true, method: "GET", path: "/cookie" },
+  async ({ sid }: { sid: Cookie<"sid"> }): Promise<{ value: string; fields: string[] }> => ({
+    value: sid.value,
+    fields: Object.keys(sid).sort(),
+  }),
+);
 
 export const hidden = api({ expose: false, method: "GET", path: "/hidden" }, async (): Promise<{ ok: boolean }> => ({ ok: true }));
 
