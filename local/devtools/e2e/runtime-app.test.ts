@@ -56,6 +56,14 @@ describe("request decoding", () => {
     expect(await sid("other=1")).toMatchObject({ code: "invalid_argument", message: "missing required cookie: sid" });
   });
 
+  // The cookie crate's Display (fmt_parameters) of the cookie api/pvalue.rs builds: no percent-encoding,
+  // its attribute order, Secure implied by SameSite=None, one leading dot off the domain.
+  it("writes a Cookie<> response field as Encore's Set-Cookie", async () => {
+    const res = await call("/cookie", { headers: { Cookie: "sid=a b%20c" } });
+    expect(res.headers.get("set-cookie")).toBe("echo=a b%20c; HttpOnly; SameSite=None; Secure; Path=/; Domain=example.com; Max-Age=60");
+    expect(res.json).toEqual({ value: "a b%20c", fields: ["name", "value"] });
+  });
+
   it("rejects a missing query field and a malformed number with invalid_argument", async () => {
     expect(await call("/echo/abc")).toMatchObject({
       status: 400,

@@ -202,17 +202,24 @@ export function encodeHttpResponse(ep: EndpointModel, payload: unknown): HttpRes
   return out;
 }
 
+/**
+ * A Set-Cookie value as Encore writes it: the cookie crate's Display (0.18.1, fmt_parameters) of the
+ * cookie runtimes/core/src/api/pvalue.rs builds. The value is not percent-encoded, the attributes come in
+ * the crate's order, and SameSite=None or Partitioned adds Secure unless `secure` was given. npm's
+ * `cookie` serialize percent-encodes and orders the attributes otherwise, so it is not used.
+ */
 function appendCookie(headers: HttpResponseParts["headers"], name: string, v: unknown): void {
   const c = (typeof v === "object" && v !== null && "value" in v ? v : { value: v }) as Record<string, unknown>;
-  const parts = [`${name}=${encodeURIComponent(String(c.value instanceof Date ? c.value.toISOString() : c.value))}`];
-  if (c.expires instanceof Date) parts.push(`Expires=${c.expires.toUTCString()}`);
+  const given = (x: unknown): boolean => x !== undefined && x !== null;
+  const parts = [`${name}=${c.value instanceof Date ? c.value.toISOString() : String(c.value)}`];
+  if (c.httpOnly === true) parts.push("HttpOnly");
+  if (given(c.sameSite)) parts.push(`SameSite=${String(c.sameSite)}`);
+  if (c.partitioned === true) parts.push("Partitioned");
+  if (c.secure === true || c.partitioned === true || (!given(c.secure) && c.sameSite === "None")) parts.push("Secure");
+  if (given(c.path)) parts.push(`Path=${String(c.path)}`);
+  if (given(c.domain)) parts.push(`Domain=${String(c.domain).replace(/^\./, "")}`);
   if (typeof c.maxAge === "number") parts.push(`Max-Age=${c.maxAge}`);
-  if (c.domain) parts.push(`Domain=${c.domain}`);
-  if (c.path) parts.push(`Path=${c.path}`);
-  if (c.sameSite) parts.push(`SameSite=${c.sameSite}`);
-  if (c.secure) parts.push("Secure");
-  if (c.httpOnly) parts.push("HttpOnly");
-  if (c.partitioned) parts.push("Partitioned");
+  if (c.expires instanceof Date) parts.push(`Expires=${c.expires.toUTCString()}`);
   const prev = headers["Set-Cookie"];
   headers["Set-Cookie"] = [...(prev === undefined ? [] : ([] as string[]).concat(prev)), parts.join("; ")];
 }

@@ -63,12 +63,13 @@ export const whoami = api({ expose: true, auth: true, method: "GET", path: "/who
   return { userID: getAuthData()!.userID };
 });
 
-/** Echoes the "sid" cookie's value and the fields of the object the handler receives for it. */
+/** Echoes the "sid" cookie's value and the fields of the object the handler receives for it, and sets it back as "echo". */
 export const readCookie = api(
   { expose: true, method: "GET", path: "/cookie" },
-  async ({ sid }: { sid: Cookie<"sid"> }): Promise<{ value: string; fields: string[] }> => ({
+  async ({ sid }: { sid: Cookie<"sid"> }): Promise<{ value: string; fields: string[]; echo: Cookie<"echo"> }> => ({
     value: sid.value,
     fields: Object.keys(sid).sort(),
+    echo: { value: sid.value, maxAge: 60, domain: ".example.com", path: "/", sameSite: "None", httpOnly: true },
   }),
 );
 
