@@ -1,8 +1,8 @@
 // Column values, turned into the JS values Encore's runtime gives (runtimes/core/src/sqldb/val.rs
 // FromSql, runtimes/js/src/pvalue.rs to JS). Both engines hand us PostgreSQL's text output, so the
 // two give identical values.
+import { parse as parseArray } from "postgres-array";
 import { toSdkDecimal } from "../core/decimal";
-import { parseArrayLiteral, type ArrayItems } from "./arrays";
 import { canonicalDecimal } from "./numeric";
 import { OID, isReadableElement, isReadableScalar, type PgType } from "./types";
 
@@ -19,9 +19,10 @@ function decode(text: string | null, t: PgType): unknown {
   if (t.kind === "array") {
     if (!t.elem || !isReadableElement(t.elem)) throw new Error(`unsupported type: ${t.name}`);
     if (text === null) return null;
-    const items = parseArrayLiteral(text);
+    // postgres-array (the parser behind pg-types) reads the text output: NULL as null, nested arrays as arrays.
+    const items = parseArray(text) as (string | null | unknown[])[];
     if (items.some((e) => Array.isArray(e))) throw new Error("array contains too many dimensions");
-    return (items as Exclude<ArrayItems[number], ArrayItems>[]).map((e) => decode(e, t.elem!));
+    return (items as (string | null)[]).map((e) => decode(e, t.elem!));
   }
   if (!isReadableScalar(t)) throw new Error(`unsupported type: ${t.name}`);
   if (text === null) return null;

@@ -2,9 +2,17 @@
 // JS value into a PValue, runtimes/core/src/sqldb/val.rs ToSql writes it for the parameter's type),
 // then sent in PostgreSQL's text format. Encore is strict where a driver like pg is lenient: a string
 // is not accepted for an int4 parameter, an object only for json/jsonb, a Date not for time.
-import { formatArrayLiteral } from "./arrays";
 import { canonicalDecimal, decimalFitsInt } from "./numeric";
 import { OID, isWritable, type PgType } from "./types";
+
+/**
+ * A one-dimensional array literal from element texts, every element quoted (PostgreSQL's array input
+ * syntax); postgres-array only parses, and pg's own writer is not part of its public API.
+ */
+function formatArrayLiteral(items: readonly (string | null)[]): string {
+  const quoted = items.map((e) => (e === null ? "NULL" : `"${e.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`));
+  return `{${quoted.join(",")}}`;
+}
 
 /** A conversion failure, worded like tokio-postgres' "error serializing parameter N: ...". */
 class ParamError extends Error {}

@@ -28,8 +28,8 @@ describeOnEngines("values", SCHEMA, (t) => {
               '2024-01-02 03:04:05.678901'::timestamp AS ts, '2024-01-02 03:04:05.5+02'::timestamptz AS tz,
               '2024-01-02'::date AS d, '03:04:05.5'::time AS tm, '{"a":[1,null]}'::json AS j, 'null'::jsonb AS jn,
               'A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11'::uuid AS u, '\\x0102ff'::bytea AS by, '10.0.0.1/8'::inet AS inet,
-              'happy'::mood AS m, ARRAY[1,NULL,3]::int4[] AS ia, ARRAY['a b','c"d',NULL]::text[] AS ta,
-              ARRAY['2024-01-02 00:00:00+00']::timestamptz[] AS tza, NULL::int4 AS nul`,
+              'happy'::mood AS m, ARRAY[1,NULL,3]::int4[] AS ia, ARRAY['a b','c"d',NULL,'NULL','','b\\s','x,{y}']::text[] AS ta,
+              ARRAY['2024-01-02 00:00:00+00']::timestamptz[] AS tza, '[2:3]={p,q}'::text[] AS tb, NULL::int4 AS nul`,
     );
     expect(r).toEqual({
       b: true,
@@ -58,8 +58,9 @@ describeOnEngines("values", SCHEMA, (t) => {
       inet: "10.0.0.1/8",
       m: "happy",
       ia: [1, null, 3],
-      ta: ["a b", 'c"d', null],
+      ta: ["a b", 'c"d', null, "NULL", "", "b\\s", "x,{y}"],
       tza: [new Date("2024-01-02T00:00:00Z")],
+      tb: ["p", "q"],
       nul: null,
     });
     expect(r.by).toBeInstanceOf(ArrayBuffer);
