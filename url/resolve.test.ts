@@ -121,6 +121,12 @@ describeLocal("GET /:code over HTTP", () => {
     expect(await resp.text()).toBe("");
   });
 
+  it("keeps its own Vary beside the gateway's CORS Vary, as Encore's gateway appends it", async () => {
+    const resp = await fetch(`${server.baseUrl}/${code}`, { headers: { Accept: "application/json", Origin: "https://app.example" } });
+    expect(resp.headers.get("vary")).toBe("Accept, origin, access-control-request-method, access-control-request-headers");
+    await resp.body?.cancel();
+  });
+
   it("reads the code however the path spells it: with a query, percent-encoded, with a trailing slash", async () => {
     const encoded = [...code].map((c) => "%" + c.charCodeAt(0).toString(16).padStart(2, "0")).join("");
     for (const path of [`/${code}?utm_source=qr`, `/${encoded}`, `/${code}/`]) {
