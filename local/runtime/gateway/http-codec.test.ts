@@ -1,3 +1,4 @@
+import http from "node:http";
 import { describe, expect, it } from "vitest";
 import type { EndpointModel, ObjectSchema, TypeSchema } from "../../model/app-model";
 import { decodeHttpRequest, encodeHttpResponse } from "./http-codec";
@@ -120,6 +121,19 @@ describe("encodeHttpResponse", () => {
     };
     const out = encodeHttpResponse(endpoint(null, schema), { status: 201, loc: "/a", session: { value: "v 1", httpOnly: true }, id: "a" });
     expect(out).toEqual({ status: 201, headers: { Location: "/a", "Set-Cookie": ["sid=v 1; HttpOnly"] }, body: { id: "a" } });
+  });
+
+  // HeaderValue::from_str (http crate) keeps a string's UTF-8 bytes, and a Date value is written with
+  // to_rfc3339 (api/pvalue.rs Display); node writes a header string as latin1 and refuses any other character.
+  it("writes a cookie's UTF-8 bytes and a Date value as Encore does", () => {
+    const schema: ObjectSchema = { fields: [field("a", str, { location: "cookie" }), field("b", str, { location: "cookie" })] };
+    const out = encodeHttpResponse(endpoint(null, schema), {
+      a: { value: "café €" },
+      b: { value: new Date(Date.UTC(2024, 0, 2, 3, 4, 5)) },
+    });
+    const lines = out.headers["Set-Cookie"] as string[];
+    for (const line of lines) expect(() => http.validateHeaderValue("Set-Cookie", line)).not.toThrow();
+    expect(lines.map((line) => Buffer.from(line, "latin1").toString("utf8"))).toEqual(["a=café €", "b=2024-01-02T03:04:05+00:00"]);
   });
 
   it("sends no body when the response has no body fields", () => {

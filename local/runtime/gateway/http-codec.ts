@@ -211,7 +211,8 @@ export function encodeHttpResponse(ep: EndpointModel, payload: unknown): HttpRes
 function appendCookie(headers: HttpResponseParts["headers"], name: string, v: unknown): void {
   const c = (typeof v === "object" && v !== null && "value" in v ? v : { value: v }) as Record<string, unknown>;
   const given = (x: unknown): boolean => x !== undefined && x !== null;
-  const parts = [`${name}=${c.value instanceof Date ? c.value.toISOString() : String(c.value)}`];
+  // A Date value is PValue::DateTime, written with to_rfc3339 (pvalue.rs Display), as in a header.
+  const parts = [`${name}=${c.value instanceof Date ? encoreHeaderDate(c.value) : String(c.value)}`];
   if (c.httpOnly === true) parts.push("HttpOnly");
   if (given(c.sameSite)) parts.push(`SameSite=${String(c.sameSite)}`);
   if (c.partitioned === true) parts.push("Partitioned");
@@ -221,5 +222,8 @@ function appendCookie(headers: HttpResponseParts["headers"], name: string, v: un
   if (typeof c.maxAge === "number") parts.push(`Max-Age=${c.maxAge}`);
   if (c.expires instanceof Date) parts.push(`Expires=${c.expires.toUTCString()}`);
   const prev = headers["Set-Cookie"];
-  headers["Set-Cookie"] = [...(prev === undefined ? [] : ([] as string[]).concat(prev)), parts.join("; ")];
+  // The line's UTF-8 bytes, as HeaderValue::from_str keeps them: node writes a header string as latin1,
+  // so a non-Latin-1 character would make writeHead throw and "é" would go out as one byte, not two.
+  const line = Buffer.from(parts.join("; "), "utf8").toString("latin1");
+  headers["Set-Cookie"] = [...(prev === undefined ? [] : ([] as string[]).concat(prev)), line];
 }
