@@ -95,3 +95,40 @@ describe("wire server", () => {
     expect(lastReadyStatus(other)).toBeNull();
   });
 });
+
+describe("wire server on a database closed while idle", () => {
+  const IDLE_MS = 200;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wire-idle-"));
+  let engine: Engine;
+  let server: WireServer;
+
+  beforeAll(async () => {
+    engine = await openPglite("db", { dir, closeWhenIdleMs: IDLE_MS });
+    server = await serveDatabases(0, (db) => (db === "db" ? Promise.resolve(engine) : null));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.close();
+    await engine?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("keeps it open while a client is connected, with the client's settings, and answers after it closed", async () => {
+    const startedAt = async (c: pg.Client) => (await c.query("SELECT pg_postmaster_start_time()::text AS t")).rows[0].t as string;
+    const c = new pg.Client({ connectionString: `postgresql://encore:local@127.0.0.1:${server.port}/db?sslmode=disable` });
+    await c.connect();
+    const before = await startedAt(c);
+    await c.query("SET search_path TO pg_catalog, public");
+    await new Promise((r) => setTimeout(r, IDLE_MS * 5));
+    expect(await startedAt(c)).toBe(before);
+    expect((await c.query("SHOW search_path")).rows).toEqual([{ search_path: "pg_catalog, public" }]);
+    await c.end();
+    await new Promise((r) => setTimeout(r, IDLE_MS * 5));
+    const again = new pg.Client({ connectionString: `postgresql://encore:local@127.0.0.1:${server.port}/db?sslmode=disable` });
+    await again.connect();
+    try {
+      expect(await startedAt(again)).not.toBe(before);
+    } finally {
+      await again.end();
+    }
+  });
+});

@@ -58,6 +58,7 @@ function serveClient(socket: net.Socket, engineOf: (db: string) => Promise<Engin
   let buffered = Buffer.alloc(0);
   let engine: Engine | null = null;
   let session: Session | null = null;
+  let unhold = () => {};
   let started = false;
   let chain = Promise.resolve();
 
@@ -83,6 +84,7 @@ function serveClient(socket: net.Socket, engineOf: (db: string) => Promise<Engin
       return;
     }
     engine = await opening;
+    unhold = engine.hold?.() ?? unhold;
     const s = await engine.session(newHolder("connection"));
     let version = "";
     try {
@@ -163,7 +165,11 @@ function serveClient(socket: net.Socket, engineOf: (db: string) => Promise<Engin
   });
   socket.on("error", () => {});
   socket.on("close", () => {
-    chain = chain.then(() => release(true));
+    // A database closed meanwhile (npm start stopping) has nothing of the client's left to clean up.
+    chain = chain
+      .then(() => release(true))
+      .catch(() => {})
+      .finally(() => unhold());
   });
 }
 

@@ -38,6 +38,11 @@ export interface Engine {
   /** Parameter descriptions by SQL text: describing once per statement text is enough. */
   readonly described: Map<string, Description>;
   session(holder: Holder): Promise<Session>;
+  /**
+   * Embedded engine only: keeps the instance open (not closed for idleness) until the returned
+   * function is called, for a client whose session settings and prepared statements live in it.
+   */
+  hold?(): () => void;
   close(): Promise<void>;
 }
 

@@ -78,6 +78,13 @@ export class ConnectionLock {
     });
   }
 
+  /** Takes the connection only if nobody holds it or waits for it; says whether it did. */
+  tryAcquire(holder: Holder): boolean {
+    if (this.current !== null || this.queue.length > 0) return false;
+    this.current = holder;
+    return true;
+  }
+
   /** Hands the connection to the next waiter. */
   release(holder: Holder): void {
     if (this.current !== holder) return;

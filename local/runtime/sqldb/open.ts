@@ -36,6 +36,17 @@ export function serverDatabaseName(encoreName: string, env: EngineEnv): string {
   return env.testMode ? `test_${env.testRun ?? testRunId()}_${encoreName}` : `${process.env.LOCAL_DB_NAME_PREFIX ?? ""}${encoreName}`;
 }
 
+/**
+ * After how long without a statement `npm start` closes an embedded database until its next one
+ * (LOCAL_DB_IDLE_SECONDS, default 15; 0 keeps it open). Encore's local databases run in a PostgreSQL
+ * container (cli/daemon/sqldb/docker/docker.go) that costs the app's process nothing while idle; an
+ * open PGlite instance holds about 20 MiB, and opening one again takes a few hundred milliseconds.
+ */
+function idleCloseMs(): number | undefined {
+  const seconds = Number(process.env.LOCAL_DB_IDLE_SECONDS ?? 15);
+  return seconds > 0 ? seconds * 1000 : undefined;
+}
+
 /** How to open the given database in the given environment. */
 export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
   const serverUrl = env.databaseUrl;
@@ -51,7 +62,11 @@ export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
     };
   }
   return {
-    open: () => openPglite(db.name, env.testMode ? { memory: true, templateDir: pgliteTemplateDir } : { dir: databaseDir(db.name) }),
+    open: () =>
+      openPglite(
+        db.name,
+        env.testMode ? { memory: true, templateDir: pgliteTemplateDir } : { dir: databaseDir(db.name), closeWhenIdleMs: idleCloseMs() },
+      ),
     connString() {
       throw new Error(
         `database ${db.name} runs on embedded PGlite, which has no connection string; set DATABASE_URL to use a PostgreSQL server`,

@@ -5,11 +5,15 @@ import path from "node:path";
 import { createRequire } from "node:module";
 import { PGlite } from "@electric-sql/pglite";
 import { SESSION_SETTINGS, type Description, type Engine, type RawResult, type Session } from "./engine";
-import { ConnectionLock, type Holder } from "./lock";
+import { ConnectionLock, newHolder, type Holder } from "./lock";
+import { releaseWasmMemory } from "./release-memory";
 import { TypeCatalog } from "./types";
 
-/** Where an embedded database lives: a directory, or memory (fresh from a cached empty cluster). */
-export type PgliteLocation = { dir: string } | { memory: true; templateDir: string };
+/**
+ * Where an embedded database lives: a directory, or memory (fresh from a cached empty cluster). A
+ * directory's instance may be closed after `closeWhenIdleMs` without a session (see IdleCloser).
+ */
+export type PgliteLocation = { dir: string; closeWhenIdleMs?: number } | { memory: true; templateDir: string };
 
 /**
  * PostgreSQL's settings for an embedded database, on top of PGlite's own. initdb sizes a server:
@@ -23,8 +27,8 @@ const DEV_SERVER = [
   ...["shared_buffers=8MB", "max_connections=5", "max_wal_senders=0", "max_replication_slots=0"].flatMap((s) => ["-c", s]),
 ];
 
-/** Opens an embedded database. */
-export async function openPglite(dbName: string, where: PgliteLocation): Promise<Engine> {
+/** Starts a PGlite instance with the session settings both engines use. */
+async function startInstance(where: PgliteLocation): Promise<PGlite> {
   let pg: PGlite;
   if ("dir" in where) {
     fs.mkdirSync(where.dir, { recursive: true });
@@ -38,7 +42,13 @@ export async function openPglite(dbName: string, where: PgliteLocation): Promise
       .map(([k, v]) => `SET ${k} TO '${v}';`)
       .join(" "),
   );
-  return new PgliteEngine(dbName, pg);
+  return pg;
+}
+
+/** Opens an embedded database. */
+export async function openPglite(dbName: string, where: PgliteLocation): Promise<Engine> {
+  const idleMs = "dir" in where ? where.closeWhenIdleMs : undefined;
+  return new PgliteEngine(dbName, await startInstance(where), () => startInstance(where), idleMs);
 }
 
 class PgliteEngine implements Engine {
@@ -47,11 +57,25 @@ class PgliteEngine implements Engine {
   private readonly lock: ConnectionLock;
   /** Identity parsers/serializers for every type PGlite would convert, so it hands us PostgreSQL's text. */
   private readonly raw: { parsers: Record<number, (v: string) => string>; serializers: Record<number, (v: string) => string> };
+  /** The running instance, or null while closed for idleness. */
+  private pg: PGlite | null;
+  /** When a session last started or ended (Date.now()). */
+  private lastUse = Date.now();
+  /** Clients that keep the instance open (a psql connection's settings and prepared statements live in it). */
+  private holds = 0;
+  private idleTimer: NodeJS.Timeout | null = null;
+  /** Closed for good by close(): no session starts it again. */
+  private shut = false;
+  /** The idle closing in progress, which close() waits for. */
+  private closing: Promise<void> = Promise.resolve();
 
   constructor(
     readonly dbName: string,
-    private readonly pg: PGlite,
+    pg: PGlite,
+    private readonly restart: () => Promise<PGlite>,
+    private readonly idleMs: number | undefined,
   ) {
+    this.pg = pg;
     const identity = (v: string) => v;
     const all = (o: object) => Object.fromEntries(Object.keys(o).map((k) => [k, identity]));
     this.raw = { parsers: all(pg.parsers), serializers: all(pg.serializers) };
@@ -62,11 +86,21 @@ class PgliteEngine implements Engine {
         `run the statement on the transaction (tx.exec, tx.queryRow, ...) or commit first. ` +
         `(On a PostgreSQL server, as under Encore, it would run on another connection and not see the transaction's uncommitted changes.)`,
     );
+    this.watchIdleness();
   }
 
   async session(holder: Holder): Promise<Session> {
     await this.lock.acquire(holder);
-    const { pg, raw, lock } = this;
+    let pg: PGlite;
+    try {
+      pg = await this.running();
+    } catch (err) {
+      this.lock.release(holder);
+      throw err;
+    }
+    this.lastUse = Date.now();
+    const { raw, lock } = this;
+    const ended = () => (this.lastUse = Date.now());
     return {
       holder,
       async describe(sql) {
@@ -82,13 +116,66 @@ class PgliteEngine implements Engine {
       },
       wire: (message) => pg.execProtocolRaw(message),
       release() {
+        ended();
         lock.release(holder);
       },
     };
   }
 
-  close(): Promise<void> {
-    return this.pg.close();
+  hold(): () => void {
+    this.holds++;
+    let held = true;
+    return () => {
+      if (held) this.holds--;
+      held = false;
+    };
+  }
+
+  async close(): Promise<void> {
+    this.shut = true;
+    if (this.idleTimer) clearInterval(this.idleTimer);
+    this.idleTimer = null;
+    const pg = this.pg;
+    this.pg = null;
+    await this.closing;
+    await pg?.close();
+  }
+
+  /** The instance, started again if it was closed for idleness; called holding the connection. */
+  private async running(): Promise<PGlite> {
+    if (this.pg) return this.pg;
+    if (this.shut) throw new Error(`database ${this.dbName} is closed`);
+    this.pg = await this.restart();
+    this.watchIdleness();
+    return this.pg;
+  }
+
+  /**
+   * Closes the instance once `idleMs` passed since a session last started or ended, none is held or
+   * waited for, and no client holds it: an open instance keeps about 20 MiB of WebAssembly memory,
+   * and an idle `npm start` should not hold four. Looks three times per `idleMs`.
+   */
+  private watchIdleness(): void {
+    const idleMs = this.idleMs;
+    if (idleMs === undefined || this.idleTimer) return;
+    this.idleTimer = setInterval(() => {
+      if (this.holds > 0 || Date.now() - this.lastUse < idleMs) return;
+      // The closer takes the connection, so no session starts while the instance closes.
+      const closer = newHolder("connection");
+      if (!this.lock.tryAcquire(closer)) return;
+      clearInterval(this.idleTimer!);
+      this.idleTimer = null;
+      const pg = this.pg!;
+      this.pg = null;
+      this.closing = pg
+        .close()
+        .catch(() => {})
+        .finally(() => {
+          this.lock.release(closer);
+          releaseWasmMemory();
+        });
+    }, idleMs / 3);
+    this.idleTimer.unref();
   }
 }
 
