@@ -29,11 +29,11 @@ export interface SpawnedApp {
   kill: () => Promise<void>;
 }
 
-/** The arguments `npm start` passes after `local/cli.ts start` (package.json's start script). */
-function npmStartArgs(): string[] {
+/** `npm start`'s command (package.json's start script): node's own flags before `--import`, and the arguments after `local/cli.ts start`. */
+function npmStartCommand(): { nodeFlags: string[]; args: string[] } {
   const pkg = JSON.parse(fs.readFileSync(path.join(localDir, "..", "package.json"), "utf8")) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/);
-  return words.slice(words.indexOf("start") + 1);
+  return { nodeFlags: words.slice(words.indexOf("node") + 1, words.indexOf("--import")), args: words.slice(words.indexOf("start") + 1) };
 }
 
 /** Where a spawned app keeps its data: a temp dir for PGlite and, with DATABASE_URL, databases of its own. */
@@ -65,7 +65,8 @@ export async function removeAppState(state: AppState): Promise<void> {
  */
 export async function startApp(appDir: string, env: Record<string, string | undefined> = {}, state?: AppState): Promise<SpawnedApp> {
   const own = state ?? freshAppState(env.DATABASE_URL ?? process.env.DATABASE_URL);
-  const child = spawn(node[0], [...node.slice(1), path.join(localDir, "cli.ts"), "start", ...npmStartArgs()], {
+  const { nodeFlags, args } = npmStartCommand();
+  const child = spawn(node[0], [...nodeFlags, ...node.slice(1), path.join(localDir, "cli.ts"), "start", ...args], {
     env: {
       ...process.env,
       NODE_ENV: "development",
