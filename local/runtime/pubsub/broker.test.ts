@@ -64,6 +64,17 @@ describe("pubsub broker", () => {
     expect(meta.trace?.traceId).toMatch(/^[0-9a-v]{26}$/);
   });
 
+  it("starts a delivery only after publish has returned, apart from the publisher", async () => {
+    const { broker, hooks } = setup([sub("track-analytics")]);
+    const order: string[] = [];
+    void broker.subscribe(topic.name, "track-analytics", () => void order.push("delivered"));
+    const published = broker.publish(topic.name, event, null);
+    order.push("published");
+    await published;
+    await hooks.drain(topic.name);
+    expect(order).toEqual(["published", "delivered"]);
+  });
+
   it("revives Date fields from their RFC 3339 wire form and keeps only declared fields", async () => {
     const { broker, hooks } = setup([sub("track-analytics")]);
     void broker.subscribe(topic.name, "track-analytics", (req) => {

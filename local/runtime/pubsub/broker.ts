@@ -289,6 +289,9 @@ export class Broker {
 
   private async deliver(q: SubscriptionQueue, handler: MessageHandler, entry: Entry, attempt: number): Promise<void> {
     let failure: { error: unknown } | null = null;
+    // runIsolated runs the handler at once: without this step, publish() would run each subscriber up to
+    // its first await before it returns, where Encore delivers later, apart from the publisher.
+    await null;
     try {
       // Decoding inside the delivery makes a message that no longer fits its schema a nack, as in Encore.
       // Each delivery is a flow of its own: it inherits no transaction from the publisher's context.
