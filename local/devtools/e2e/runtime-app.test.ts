@@ -1,6 +1,7 @@
 // End to end: the fixture app in local/__tests__/runtime-app served by `npm start`'s code path,
 // called over HTTP. Checks the wire behaviour Encore defines: decoding, validation messages, error
 // bodies and statuses, auth handler outcomes, raw endpoints, service calls, Pub/Sub, SQL, secrets.
+import net from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -54,6 +55,25 @@ describe("request decoding", () => {
     // A byte outside visible ASCII makes http's HeaderValue::to_str fail: the whole header is skipped.
     expect(await sid("sid=ok; x=caf\u00e9")).toMatchObject({ message: "missing required cookie: sid" });
     expect(await sid("other=1")).toMatchObject({ code: "invalid_argument", message: "missing required cookie: sid" });
+  });
+
+  // cookie.rs parse_req reads each Cookie line apart (headers.get_all) and skips only a line that is not
+  // visible ASCII; node joins the lines in req.headers.cookie, so they are read from rawHeaders.
+  it("reads each Cookie header line apart, skipping only a line Encore cannot read", async () => {
+    const { hostname, port } = new URL(app.baseUrl);
+    const sid = (...lines: string[]) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = net.connect(Number(port), hostname, () => {
+          const head = ["GET /cookie HTTP/1.1", `Host: ${hostname}`, "Connection: close", ...lines.map((l) => `Cookie: ${l}`)];
+          socket.end(Buffer.from(head.join("\r\n") + "\r\n\r\n", "latin1"));
+        });
+        let text = "";
+        socket.on("data", (d: Buffer) => (text += d.toString("latin1")));
+        socket.on("end", () => resolve(text.slice(text.indexOf("\r\n\r\n") + 4)));
+        socket.on("error", reject);
+      });
+    expect(JSON.parse(await sid("sid=ok", "x=caf\u00e9")).value).toBe("ok");
+    expect(JSON.parse(await sid("sid=first", "sid=second")).value).toBe("second");
   });
 
   // The cookie crate's Display (fmt_parameters) of the cookie api/pvalue.rs builds: no percent-encoding,

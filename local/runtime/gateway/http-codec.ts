@@ -30,18 +30,31 @@ const NOT_VISIBLE_ASCII = /[^\t\x20-\x7e]/;
  * (runtimes/core/src/api/schema/cookie.rs, cookie 0.18.1), so values stay raw (no percent-decoding,
  * quotes kept), a later pair of the same name replaces an earlier one, and a pair without "=" or a name
  * is dropped. npm's `cookie` percent-decodes and keeps the first of a name, so it would read another value.
+ * `lines` are the request's Cookie header lines apart: node joins them in req.headers.cookie.
  */
-export function parseCookieHeader(header: string | undefined): Record<string, string> {
+export function parseCookieHeader(lines: readonly string[]): Record<string, string> {
   // No prototype: a cookie named "__proto__" or "constructor" is a cookie like any other.
   const out = Object.create(null) as Record<string, string>;
-  // HeaderValue::to_str fails on anything but visible ASCII and tab, and Encore then skips the header whole.
-  if (header === undefined || NOT_VISIBLE_ASCII.test(header)) return out;
-  for (const pair of header.split(";")) {
-    const eq = pair.indexOf("=");
-    const name = pair.slice(0, eq).trim();
-    if (eq >= 0 && name !== "") out[name] = pair.slice(eq + 1).trim();
+  for (const line of lines) {
+    // HeaderValue::to_str fails on anything but visible ASCII and tab, and Encore then skips that line whole.
+    if (NOT_VISIBLE_ASCII.test(line)) continue;
+    for (const pair of line.split(";")) {
+      const eq = pair.indexOf("=");
+      const name = pair.slice(0, eq).trim();
+      if (eq >= 0 && name !== "") out[name] = pair.slice(eq + 1).trim();
+    }
   }
   return out;
+}
+
+const NO_LINES: readonly string[] = Object.freeze([]);
+
+/** A request's Cookie header lines, each apart (none, at no cost, for a request without cookies). */
+export function cookieLines(joined: string | undefined, rawHeaders: readonly string[]): readonly string[] {
+  if (joined === undefined) return NO_LINES;
+  const lines: string[] = [];
+  for (let i = 0; i < rawHeaders.length; i += 2) if (rawHeaders[i].toLowerCase() === "cookie") lines.push(rawHeaders[i + 1]);
+  return lines;
 }
 
 /** A `Cookie<>` parameter as Encore hands it to a handler: its name and value (runtimes/js/src/cookies.rs cookie_to_napi_value). */

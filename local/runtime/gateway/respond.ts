@@ -10,7 +10,7 @@ import { newTrace, Request } from "../core/request";
 import { isObjectPath, serveObject } from "../objects";
 import { Router } from "./router";
 import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
-import { decodeHttpRequest, encodeHttpResponse, parseCookieHeader } from "./http-codec";
+import { cookieLines, decodeHttpRequest, encodeHttpResponse, parseCookieHeader } from "./http-codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "../wire/errors";
 import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
 import { forwardedHeaders } from "./forwarded";
@@ -141,7 +141,11 @@ async function handle(
   if (found === "method") throw fail("not_found", "no route for method", `no route for method ${method}: ${url.pathname}`);
   const ep = found.value;
   const headers = forwardedHeaders(req);
-  const creds: CredentialSource = { headers, query: url.searchParams, cookies: parseCookieHeader(req.headers.cookie) };
+  const creds: CredentialSource = {
+    headers,
+    query: url.searchParams,
+    cookies: parseCookieHeader(cookieLines(req.headers.cookie, req.rawHeaders)),
+  };
   // One trace for the whole request: the auth handler's call and the endpoint's. The gateway names it
   // on every routed answer unless the handler set the header itself (gateway/mod.rs maybe_add_trace_id_header).
   const trace = newTrace();
