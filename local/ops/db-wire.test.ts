@@ -11,37 +11,46 @@ import { newHolder } from "../runtime/sqldb/lock";
 import { openPglite } from "../runtime/sqldb/pglite-engine";
 import { lastReadyStatus, serveDatabases, type WireServer } from "./db-wire";
 
+/**
+ * Serves the engine `open` makes (in `scratch`, a temp folder removed afterwards) as database "db" for
+ * the block's tests; `client` connects to it (or to another name) as psql would.
+ */
+function serveForThisBlock(scratch: string, open: (scratch: string) => Promise<Engine>) {
+  const served = { engine: null as unknown as Engine, server: null as unknown as WireServer };
+  beforeAll(async () => {
+    served.engine = await open(scratch);
+    served.server = await serveDatabases(0, (db) => (db === "db" ? Promise.resolve(served.engine) : null));
+  }, 60_000);
+  afterAll(async () => {
+    await served.server?.close();
+    await served.engine?.close();
+    fs.rmSync(scratch, { recursive: true, force: true });
+  });
+  const client = async (database = "db") => {
+    const c = new pg.Client({ connectionString: `postgresql://encore:local@127.0.0.1:${served.server.port}/${database}?sslmode=disable` });
+    await c.connect();
+    return c;
+  };
+  return { served, client };
+}
+
 describe("wire server", () => {
-  let engine: Engine;
-  let server: WireServer;
-  const template = fs.mkdtempSync(path.join(os.tmpdir(), "wire-template-"));
+  const { served, client } = serveForThisBlock(fs.mkdtempSync(path.join(os.tmpdir(), "wire-template-")), async (template) => {
+    const engine = await openPglite("db", { memory: true, templateDir: template });
+    const s = await engine.session(newHolder("statement"));
+    await s.execute("CREATE TABLE t (n int)", []).finally(() => s.release());
+    return engine;
+  });
 
   /** A statement as the app runs it: a session of its own, taken in turn. */
   async function appQuery(sql: string): Promise<(string | null)[][]> {
-    const s = await engine.session(newHolder("statement"));
+    const s = await served.engine.session(newHolder("statement"));
     try {
       return (await s.execute(sql, [])).rows;
     } finally {
       s.release();
     }
   }
-
-  const client = async (database = "db") => {
-    const c = new pg.Client({ connectionString: `postgresql://encore:local@127.0.0.1:${server.port}/${database}?sslmode=disable` });
-    await c.connect();
-    return c;
-  };
-
-  beforeAll(async () => {
-    engine = await openPglite("db", { memory: true, templateDir: template });
-    await appQuery("CREATE TABLE t (n int)");
-    server = await serveDatabases(0, (db) => (db === "db" ? Promise.resolve(engine) : null));
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await engine?.close();
-    fs.rmSync(template, { recursive: true, force: true });
-  });
 
   it("refuses a database it does not serve, as PostgreSQL does", async () => {
     await expect(client("nope")).rejects.toThrow('database "nope" does not exist');
@@ -98,24 +107,13 @@ describe("wire server", () => {
 
 describe("wire server on a database closed while idle", () => {
   const IDLE_MS = 200;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "wire-idle-"));
-  let engine: Engine;
-  let server: WireServer;
-
-  beforeAll(async () => {
-    engine = await openPglite("db", { dir, closeWhenIdleMs: IDLE_MS });
-    server = await serveDatabases(0, (db) => (db === "db" ? Promise.resolve(engine) : null));
-  }, 60_000);
-  afterAll(async () => {
-    await server?.close();
-    await engine?.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
+  const { client } = serveForThisBlock(fs.mkdtempSync(path.join(os.tmpdir(), "wire-idle-")), (dir) =>
+    openPglite("db", { dir, closeWhenIdleMs: IDLE_MS }),
+  );
 
   it("keeps it open while a client is connected, with the client's settings, and answers after it closed", async () => {
     const startedAt = async (c: pg.Client) => (await c.query("SELECT pg_postmaster_start_time()::text AS t")).rows[0].t as string;
-    const c = new pg.Client({ connectionString: `postgresql://encore:local@127.0.0.1:${server.port}/db?sslmode=disable` });
-    await c.connect();
+    const c = await client();
     const before = await startedAt(c);
     await c.query("SET search_path TO pg_catalog, public");
     await new Promise((r) => setTimeout(r, IDLE_MS * 5));
@@ -123,8 +121,7 @@ describe("wire server on a database closed while idle", () => {
     expect((await c.query("SHOW search_path")).rows).toEqual([{ search_path: "pg_catalog, public" }]);
     await c.end();
     await new Promise((r) => setTimeout(r, IDLE_MS * 5));
-    const again = new pg.Client({ connectionString: `postgresql://encore:local@127.0.0.1:${server.port}/db?sslmode=disable` });
-    await again.connect();
+    const again = await client();
     try {
       expect(await startedAt(again)).not.toBe(before);
     } finally {
