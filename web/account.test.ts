@@ -237,7 +237,7 @@ describeLocal("accounts and sessions in the web app (Chromium)", () => {
         await Promise.all([page, second].map((p) => p.getByRole("heading", { name: "My links" }).waitFor()));
         // Had the tabs both sent the one refresh token, the server would have answered 401 and ended the session.
         await expect.poll(() => refreshes.length > 0 && refreshes.length === sent, { timeout: STEP_MS }).toBe(true);
-        expect(refreshes.every((status) => status === 200)).toBe(true);
+        expect(refreshes).toEqual(refreshes.map(() => 200));
         expect(await page.getByRole("heading", { name: "Log in" }).count()).toBe(0);
         expect(await second.getByRole("heading", { name: "Log in" }).count()).toBe(0);
         const now = await stored(page);
