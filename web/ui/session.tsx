@@ -4,6 +4,7 @@
 // server ends a session whose used refresh token comes back, so renewals never race: one at a time
 // in a tab, and across tabs under a Web Lock, after which a tab first adopts what another stored.
 import { useEffect, useState } from "preact/hooks";
+import { handOver, lastHandover } from "./renewal-handover";
 
 export interface Session {
   token: string;
@@ -59,9 +60,10 @@ function read(): Session | null {
 }
 
 function store(s: Session | null): void {
-  localStorage.removeItem(KEY);
-  sessionStorage.removeItem(KEY);
+  // One setItem, never a removal first: another tab reading in between would find no session.
   if (s) (s.persistent ? localStorage : sessionStorage).setItem(KEY, JSON.stringify(s));
+  if (!s || s.persistent) sessionStorage.removeItem(KEY);
+  if (!s || !s.persistent) localStorage.removeItem(KEY);
 }
 
 let current: Session | null = read();
@@ -102,6 +104,7 @@ export function signOut(reason: string | null = null): void {
   current = null;
   endedBecause = reason;
   store(null);
+  void handOver(null);
   publish();
 }
 
@@ -154,6 +157,13 @@ function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
 }
 
 async function exchange(stale: string): Promise<Session | null> {
+  const handed = await lastHandover<Session>();
+  if (handed?.from === stale) {
+    // Another tab renewed with this refresh token while this one waited for the lock: use its tokens.
+    current = handed.to;
+    publish();
+    return current;
+  }
   const stored = read();
   if (!stored || stored.refreshToken !== stale) {
     // Another tab renewed (or signed out) while this one waited: use what it stored.
@@ -174,6 +184,8 @@ async function exchange(stale: string): Promise<Session | null> {
   const tokens = (await res.json()) as SessionTokens;
   current = { ...stored, ...tokens, renewAt: renewAtFor(tokens.token) };
   store(current);
+  // Only a session kept for every tab is handed over: one kept in this tab alone stays out of storage that outlives it.
+  if (current.persistent) await handOver({ from: stale, to: current });
   publish();
   return current;
 }
