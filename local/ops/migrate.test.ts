@@ -46,6 +46,7 @@ describe("migrateAll on a PostgreSQL server", () => {
         {
           open: async () => openServer(name, databaseUrl(serverUrl!, name), 1),
           connString: () => "",
+          oneConnection: false,
         },
       );
     const l = view(links.name);

@@ -23,6 +23,12 @@ function tracedStatement(source: Source, database: string, sql: string, run: () 
 /** How to reach a database: opened lazily, on its first statement. */
 export interface EngineSpec {
   open(): Promise<Engine>;
+  /**
+   * Whether statements share one connection (embedded PGlite), so a transaction's own code can wait
+   * on it forever: only then are owners marked for the deadlock check (lock.ts). Marking enables an
+   * AsyncLocalStorage, which costs every promise of the process from then on.
+   */
+  oneConnection: boolean;
   /** The connection string the SDK's `connectionString` reports; throws where there is none. */
   connString(): string;
 }
@@ -91,7 +97,7 @@ export class SqlDatabase implements Napi.SqlDatabase {
 
   async begin(source?: Source): Promise<Transaction> {
     const holder = newHolder("transaction");
-    markOwner(holder);
+    if (this.spec.oneConnection) markOwner(holder);
     const engine = await this.ready();
     const session = await engine.session(holder);
     const txEvent = announceOperation(channels.query, source, "db_transaction", { database: this.model.name });
@@ -108,7 +114,7 @@ export class SqlDatabase implements Napi.SqlDatabase {
 
   async acquire(): Promise<SqlConn> {
     const holder: Holder = newHolder("connection");
-    markOwner(holder);
+    if (this.spec.oneConnection) markOwner(holder);
     const engine = await this.ready();
     return new SqlConn(engine, await engine.session(holder), this.model.name);
   }

@@ -25,6 +25,7 @@ describe("an embedded database closed while idle", () => {
     db = new SqlDatabase(model, {
       open: () => openPglite(model.name, { dir, closeWhenIdleMs: IDLE_MS }),
       connString: () => "",
+      oneConnection: true,
     });
   });
   afterAll(() => db.close());

@@ -44,6 +44,11 @@ export function markOwner(holder: Holder): void {
   context.enterWith(holder);
 }
 
+/** The holder the calling context was marked with, if any. */
+export function markedOwner(): Holder | undefined {
+  return context.getStore();
+}
+
 /** The still-open holders a context owns, innermost first. */
 function openOwners(h: Holder | undefined): Holder[] {
   const out: Holder[] = [];

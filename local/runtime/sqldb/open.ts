@@ -58,6 +58,7 @@ export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
         await ensureDatabase(serverUrl, name);
         return openServer(db.name, url, env.testMode ? 5 : 30);
       },
+      oneConnection: false,
       connString: () => url,
     };
   }
@@ -67,6 +68,7 @@ export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
         db.name,
         env.testMode ? { memory: true, templateDir: pgliteTemplateDir } : { dir: databaseDir(db.name), closeWhenIdleMs: idleCloseMs() },
       ),
+    oneConnection: true,
     connString() {
       throw new Error(
         `database ${db.name} runs on embedded PGlite, which has no connection string; set DATABASE_URL to use a PostgreSQL server`,

@@ -5,7 +5,7 @@ import { tracer } from "../../devtools/trace";
 import type { Napi } from "../../model/napi";
 import { Request } from "../core/request";
 import { QueryArgs } from "./cursor";
-import { detachedFromTransactions } from "./lock";
+import { detachedFromTransactions, markedOwner } from "./lock";
 import { rejection, row, rows, describeOnEngines } from "./testkit";
 
 const SCHEMA = `
@@ -106,6 +106,17 @@ describeOnEngines("queries", SCHEMA, (t) => {
       }),
     );
     expect(await row(t.db, "SELECT n FROM counter WHERE id = 1")).toEqual({ n: 20 });
+  });
+
+  it("marks a transaction's owner only on one connection, where its own code could wait on it: a mark costs every later promise", async () => {
+    // In a context of its own: an earlier test's mark would otherwise still be seen here.
+    const marked = await detachedFromTransactions(async () => {
+      const tx = await t.db.begin();
+      const owner = markedOwner();
+      await tx.rollback();
+      return owner;
+    });
+    expect(marked?.kind).toBe(t.engine.name === "pglite" ? "transaction" : undefined);
   });
 
   if (t.engine.name === "pglite") {

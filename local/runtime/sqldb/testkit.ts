@@ -107,10 +107,10 @@ export async function row(db: { query(sql: string, args: QueryArgs): Promise<Cur
   return (await rows(db, sql, ...params))[0];
 }
 
-/** A SqlDatabase over an already open engine, without migrating it. */
+/** A SqlDatabase over an already open engine, without migrating it (its owners marked, as on one connection: always safe). */
 export function viewOf(engine: Engine): SqlDatabase {
   const model = { ...tempDatabase({}), migrationsDir: null };
-  return new SqlDatabase(model, { open: async () => engine, connString: () => "" });
+  return new SqlDatabase(model, { open: async () => engine, connString: () => "", oneConnection: true });
 }
 
 /** The error a promise rejects with; fails when it resolves. */
