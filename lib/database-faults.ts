@@ -29,11 +29,10 @@ export function databaseUnavailable(database: string, err: unknown): APIError {
 
 /** unavailableWhileDatabaseDown answers `unavailable` for any endpoint of the service that hit a database outage. */
 export function unavailableWhileDatabaseDown(database: string) {
-  return middleware(async (req, next) => {
-    try {
-      return await next(req);
-    } catch (err) {
+  // A catch() rather than an async function that awaits next: one promise per request instead of three.
+  return middleware((req, next) =>
+    next(req).catch((err: unknown) => {
       throw isDatabaseFault(err) ? databaseUnavailable(database, err) : err;
-    }
-  });
+    }),
+  );
 }

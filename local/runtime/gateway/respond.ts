@@ -7,12 +7,13 @@ import { rootLogger, formatLine } from "../core/logger";
 import { LogLevel } from "../core/napi-enums";
 import { stdoutLines } from "./line-sink";
 import { newTrace, Request } from "../core/request";
+import type { Napi } from "../../model/napi";
 import { isObjectPath, serveObject } from "../objects";
 import { Router } from "./router";
 import { registeredEndpoints, type RegisteredEndpoint } from "./registry";
 import { cookieLines, decodeHttpRequest, encodeHttpResponse, parseCookieHeader } from "./http-codec";
 import { errorBody, fail, statusByCode, toWireError, WireErrorSignal, type WireError } from "../wire/errors";
-import { authenticate, unauthenticatedError, type CredentialSource } from "./gateway";
+import { authenticate, unauthenticatedError, type AuthOutcome, type CredentialSource } from "./gateway";
 import { forwardedHeaders } from "./forwarded";
 import { invokeTyped, requestMeta, type CallSite } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
@@ -113,8 +114,12 @@ export interface Gateway {
  * answered with CORS headers before routing, then the route. Objects are not the gateway's: `encore run`
  * serves them from the daemon's object server, with its own headers. The gateway's own headers go into
  * `head`, which every answer (an error's too) hands to writeHead with its own.
+ *
+ * Neither this nor handle() is async: under the SDK's AsyncLocalStorage each promise costs a few
+ * microseconds, and an async function awaiting another adds two to every request. What they throw
+ * before the handler runs, the caller turns into the error answer.
  */
-async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse, head: GatewayHead): Promise<void> {
+function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerResponse, head: GatewayHead): Promise<unknown> | void {
   const url = new URL(req.url ?? "/", "http://localhost");
   if (url.pathname === HEALTHZ_PATH) return sendHealth(res, gw.shuttingDown);
   if (isObjectPath(url.pathname)) return serveObject(url, req, res);
@@ -124,16 +129,33 @@ async function respond(gw: Gateway, req: http.IncomingMessage, res: http.ServerR
     res.end();
     return;
   }
-  await handle(gw.router, url, req, res, head);
+  return handle(gw.router, url, req, res, head);
 }
 
-async function handle(
+/** A routed request, as the gateway has read it before the auth handler runs. */
+interface RoutedRequest {
+  ep: Routed;
+  params: Record<string, string>;
+  method: string;
+  url: URL;
+  req: http.IncomingMessage;
+  res: http.ServerResponse;
+  head: GatewayHead;
+  headers: Record<string, string | string[] | undefined>;
+  cookies: Record<string, string>;
+  trace: Napi.TraceData;
+  call: CallSite;
+  baseMeta: Napi.RequestMeta;
+  span: SpanRecorder | null;
+}
+
+function handle(
   router: Router<Routed>,
   url: URL,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   head: GatewayHead,
-): Promise<void> {
+): Promise<unknown> {
   const method = (req.method ?? "GET").toUpperCase();
   const found = router.find(method, url.pathname);
   // gateway/router.rs: the internal messages name the method and path.
@@ -168,38 +190,62 @@ async function handle(
   const call: CallSite = { method, path: url.pathname, pathAndQuery: url.pathname + url.search, pathParams: found.params, headers };
   // The auth handler and a raw endpoint see the same metadata: built once (typed endpoints add their payload).
   const baseMeta = requestMeta(ep, trace, call, undefined);
+  const routed: RoutedRequest = {
+    ep,
+    params: found.params,
+    method,
+    url,
+    req,
+    res,
+    head,
+    headers,
+    cookies: creds.cookies,
+    trace,
+    call,
+    baseMeta,
+    span,
+  };
   // authenticate returns a native promise only when the auth handler runs.
-  let outcome = authenticate(creds, baseMeta);
-  if (outcome instanceof Promise) outcome = await outcome;
+  const outcome = authenticate(creds, baseMeta);
+  return outcome instanceof Promise ? outcome.then((o) => answer(routed, o)) : answer(routed, outcome);
+}
+
+/** Runs the endpoint for an authenticated (or public) request and sends its answer. */
+function answer(r: RoutedRequest, outcome: AuthOutcome): Promise<unknown> {
+  const { ep, req, res, head } = r;
   if (ep.model.auth && outcome.data === null) throw unauthenticatedError(outcome);
 
   if ("assets" in ep) {
     refuseIfPrivate(ep);
     setGatewayHead(res, head);
-    return serveStatic(req, res, ep, Object.values(found.params)[0]);
+    return serveStatic(req, res, ep, Object.values(r.params)[0]);
   }
 
   if (ep.model.raw) {
     refuseIfPrivate(ep);
     const writer = new ResponseWriter(res, head);
-    const rawReq = new Request({ payload: null, meta: baseMeta, authData: outcome.data });
-    await runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
-    return;
+    const rawReq = new Request({ payload: null, meta: r.baseMeta, authData: outcome.data });
+    return runIsolated(() => ep.route.handler(rawReq, writer, new BodyReader(req)));
   }
+  return answerTyped(r, ep, outcome);
+}
 
+/** A typed endpoint: its request decoded, its handler called, its response encoded as Encore does. */
+async function answerTyped(r: RoutedRequest, ep: RegisteredEndpoint, outcome: AuthOutcome): Promise<void> {
+  const { req, res, head } = r;
   const body = await readBody(req, ep.model.bodyLimit);
   const payload = decodeHttpRequest(ep.model, {
-    method,
-    pathParams: found.params,
-    query: url.searchParams,
-    headers,
-    cookies: creds.cookies,
+    method: r.method,
+    pathParams: r.params,
+    query: r.url.searchParams,
+    headers: r.headers,
+    cookies: r.cookies,
     body,
   });
   // endpoint.rs decodes the request before it checks that the endpoint is exposed.
   refuseIfPrivate(ep);
-  span?.requestPayload(payload);
-  const result = await invokeTyped(ep, payload, requestMeta(ep, trace, call, payload), outcome.data);
+  r.span?.requestPayload(payload);
+  const result = await invokeTyped(ep, payload, requestMeta(ep, r.trace, r.call, payload), outcome.data);
   const out = encodeHttpResponse(ep.model, result.payload);
   const extra = Object.assign({}, result.extraHeaders, out.headers);
   const status = result.status ?? out.status;
@@ -227,8 +273,14 @@ export function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
     const head: GatewayHead = {};
+    let answered: Promise<unknown> | void;
+    try {
+      answered = detachedFromTransactions(() => respond(gw, req, res, head));
+    } catch (e) {
+      answered = Promise.reject(e);
+    }
     // One then() rather than catch().finally(), which costs four promises more on every request.
-    detachedFromTransactions(() => respond(gw, req, res, head)).then(
+    Promise.resolve(answered).then(
       () => logRequest(req, res, started),
       (e: unknown) => {
         try {

@@ -5,5 +5,14 @@
 import { AsyncResource } from "node:async_hooks";
 
 export function runIsolated<T>(fn: () => T | Promise<T>): Promise<T> {
-  return new AsyncResource("encore-local-request").runInAsyncScope(async () => fn());
+  return new AsyncResource("encore-local-request").runInAsyncScope(settle<T>, null, fn);
+}
+
+/** fn's outcome as a promise, a throw as a rejection; not an async wrapper, whose promise would be one more per call. */
+function settle<T>(fn: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(fn());
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
