@@ -5,13 +5,23 @@
 import { canonicalDecimal, decimalFitsInt } from "./numeric";
 import { OID, isWritable, type PgType } from "./types";
 
+/** What a quoted array element must escape with a backslash: backslashes and double quotes. */
+const NEEDS_ESCAPE = /[\\"]/;
+const ESCAPED = /[\\"]/g;
+
 /**
  * A one-dimensional array literal from element texts, every element quoted (PostgreSQL's array input
  * syntax); postgres-array only parses, and pg's own writer is not part of its public API.
  */
 function formatArrayLiteral(items: readonly (string | null)[]): string {
-  const quoted = items.map((e) => (e === null ? "NULL" : `"${e.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`));
-  return `{${quoted.join(",")}}`;
+  let out = "{";
+  for (let i = 0; i < items.length; i++) {
+    const e = items[i];
+    if (i > 0) out += ",";
+    // Most elements need no escaping: testing first spares two replace() copies of each (a click batch sends eleven arrays).
+    out += e === null ? "NULL" : NEEDS_ESCAPE.test(e) ? `"${e.replace(ESCAPED, "\\$&")}"` : `"${e}"`;
+  }
+  return out + "}";
 }
 
 /** A conversion failure, worded like tokio-postgres' "error serializing parameter N: ...". */
