@@ -50,18 +50,58 @@ function spanOf(source: Napi.Request | null | undefined): ActiveSpan | null {
   return source ? tracer.spanOf(source.meta().trace?.spanId) : null;
 }
 
+/** The request spans waiting for their HTTP answer to close, and whether their headers are shown. */
+const httpSpans = new WeakMap<http.ServerResponse, { span: ActiveSpan; sensitive: boolean; ownAnswer: boolean }>();
+
 /** Ends a request span when its HTTP answer closes, with the status and headers sent. */
 export function bindHttpSpan(res: http.ServerResponse, span: ActiveSpan, sensitive: boolean, ownAnswer: boolean): void {
-  res.once("close", () => {
-    const status = res.statusCode;
-    const aborted = !res.writableFinished;
-    // Raw and static endpoints write their own answer, so Encore judges it by its status alone.
-    const error = ownAnswer ? rawAnswerError(status) : span.record.error;
-    span.end(
-      { responseStatus: status, responseHeaders: sensitive ? undefined : res.getHeaders() },
-      error ?? (aborted ? { message: "the client closed the connection before the response was sent" } : undefined),
-    );
-  });
+  httpSpans.set(res, { span, sensitive, ownAnswer });
+  // One module function for every answer, not a closure each: 'close' comes once per response.
+  res.on("close", endHttpSpan);
+}
+
+function endHttpSpan(this: http.ServerResponse): void {
+  const bound = httpSpans.get(this);
+  if (bound === undefined) return;
+  httpSpans.delete(this);
+  const { span, sensitive, ownAnswer } = bound;
+  const status = this.statusCode;
+  const aborted = !this.writableFinished;
+  // Raw and static endpoints write their own answer, so Encore judges it by its status alone.
+  const error = ownAnswer ? rawAnswerError(status) : span.record.error;
+  span.end(
+    { responseStatus: status, responseHeaders: sensitive ? undefined : this.getHeaders() },
+    error ?? (aborted ? { message: "the client closed the connection before the response was sent" } : undefined),
+  );
+}
+
+/** What the runtime reports about a recorded span: methods on one object, not four closures per span. */
+class SpanReport implements SpanRecorder {
+  constructor(
+    private readonly span: ActiveSpan,
+    private readonly sensitive: boolean,
+  ) {}
+
+  /** A payload as the trace shows it: redacted for a sensitive endpoint. */
+  shown(payload: unknown): string | undefined {
+    return this.sensitive ? REDACTED : this.span.text(payload);
+  }
+
+  requestPayload(payload: unknown): void {
+    this.span.record.requestPayload = this.shown(payload);
+  }
+
+  responsePayload(payload: unknown): void {
+    this.span.record.responsePayload = this.shown(payload);
+  }
+
+  error(error: { code: string; message: string }): void {
+    this.span.record.error = { code: error.code, message: error.message };
+  }
+
+  end(error?: unknown, auth?: { uid?: string; userData: unknown }): void {
+    this.span.end(auth && { uid: auth.uid, userData: this.span.text(auth.userData) }, error);
+  }
 }
 
 /** Starts recording an announced span; null when it is not recorded (sampled out, or its parent is not). */
@@ -83,15 +123,10 @@ function startSpan(a: SpanAnnouncement): SpanRecorder | null {
     publishedAt: a.publishedAt,
   });
   if (span === null) return null;
-  const shown = (payload: unknown) => (sensitive ? REDACTED : span.text(payload));
-  if (a.payload !== undefined) span.record.requestPayload = shown(a.payload);
+  const report = new SpanReport(span, sensitive);
+  if (a.payload !== undefined) report.requestPayload(a.payload);
   if (a.http) bindHttpSpan(a.http.res, span, sensitive, a.http.ownAnswer);
-  return {
-    requestPayload: (payload) => void (span.record.requestPayload = shown(payload)),
-    responsePayload: (payload) => void (span.record.responsePayload = shown(payload)),
-    error: (error) => void (span.record.error = { code: error.code, message: error.message }),
-    end: (error, auth) => span.end(auth && { uid: auth.uid, userData: span.text(auth.userData) }, error),
-  };
+  return report;
 }
 
 /** Begins an announced operation's event in its request's span, when that span is recorded. */
