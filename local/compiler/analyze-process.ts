@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { readCache, type CacheEntry } from "./cache-file";
+import { readWrittenEntry, type CacheEntry } from "./cache-file";
 
 const self = fileURLToPath(import.meta.url);
 
@@ -15,7 +15,7 @@ export function analyzeInChildProcess(absRoot: string, hash: string): CacheEntry
   const child = spawnSync(process.execPath, ["--import", tsx, self, absRoot, hash], { stdio: ["ignore", "inherit", "inherit"] });
   if (child.error) throw child.error;
   if (child.status !== 0) throw new Error(`the analysis of ${absRoot} failed (exit ${child.status ?? child.signal})`);
-  const { entry } = readCache(absRoot);
+  const entry = readWrittenEntry(absRoot, hash);
   if (entry === null) throw new Error(`the analysis of ${absRoot} left no model for its files: were they changed while it ran?`);
   return entry;
 }

@@ -94,6 +94,16 @@ function staticDirsUnchanged(absRoot: string, entry: CacheEntry): boolean {
   return entry.model.endpoints.every((ep) => ep.staticAssets === null || isDirectory(path.join(absRoot, ep.staticAssets.dir)));
 }
 
+/**
+ * The entry an analysis has just written for `hash`, while the files still hash to it. Its static
+ * directories are not checked again: that analysis read them, and a violation it found about them
+ * (say web/dist not built yet) is the answer to report, not a sign the files changed.
+ */
+export function readWrittenEntry(absRoot: string, hash: string): CacheEntry | null {
+  const entry = readEntry(appModelFileOf(absRoot));
+  return entry?.hash === hash && appHash(absRoot) === hash ? entry : null;
+}
+
 /** The app's current hash, and its cache entry when that entry was made from the same files. */
 export function readCache(absRoot: string): { hash: string; entry: CacheEntry | null } {
   const hash = appHash(absRoot);

@@ -6,7 +6,8 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appModelFileOf } from "../model/layout.mjs";
 import { loadAppModel } from "./cache";
-import { cachedAppModel } from "./cache-file";
+import { cachedAppModel, readCache } from "./cache-file";
+import { analyzeInChildProcess } from "./analyze-process";
 import { AppCompileError } from "../model/app-model";
 
 // Under the repository (inside .local, which git ignores) so the copy still resolves encore.dev.
@@ -77,6 +78,17 @@ describe("loadAppModel", () => {
     expect(loadAppModel(app).services[0].name).toBe("from-cache");
     fs.rmdirSync(path.join(app, "shop/dist"));
     expect(() => loadAppModel(app)).toThrow(/\[static-assets-dir\]/);
+  });
+
+  it("reports a missing api.static directory found by the analysis in a child process, as npm start and gen run it", () => {
+    const app = copyFixture("valid", "valid-without-static-child");
+    fs.writeFileSync(
+      path.join(app, "shop/pages.ts"),
+      'import { api } from "encore.dev/api";\nexport const pages = api.static({ expose: true, path: "/pages/*path", dir: "./dist" });\n',
+    );
+    const { hash } = readCache(app);
+    const entry = analyzeInChildProcess(app, hash);
+    expect("errors" in entry && entry.errors.map((e) => e.rule)).toEqual(["static-assets-dir"]);
   });
 
   it("caches compile errors too and rethrows them", () => {
