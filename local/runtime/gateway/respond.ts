@@ -17,7 +17,7 @@ import { authenticate, unauthenticatedError, type AuthOutcome, type CredentialSo
 import { forwardedHeaders } from "./forwarded";
 import { invokeTyped, requestMeta, type CallSite } from "./invoke";
 import { BodyReader, ResponseWriter } from "./raw";
-import { runIsolated } from "../wire/isolate";
+import { runIsolated, settle } from "../wire/isolate";
 import { serveStatic, type StaticEndpoint } from "./static-assets";
 import type { CorsPolicy } from "./cors";
 import { HEALTHZ_PATH, sendHealth } from "./healthz";
@@ -273,14 +273,8 @@ export function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
     const started = process.hrtime.bigint();
     const head: GatewayHead = {};
-    let answered: Promise<unknown> | void;
-    try {
-      answered = detachedFromTransactions(() => respond(gw, req, res, head));
-    } catch (e) {
-      answered = Promise.reject(e);
-    }
     // One then() rather than catch().finally(), which costs four promises more on every request.
-    Promise.resolve(answered).then(
+    settle(() => detachedFromTransactions(() => respond(gw, req, res, head))).then(
       () => logRequest(req, res, started),
       (e: unknown) => {
         try {

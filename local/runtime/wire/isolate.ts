@@ -9,7 +9,7 @@ export function runIsolated<T>(fn: () => T | Promise<T>): Promise<T> {
 }
 
 /** fn's outcome as a promise, a throw as a rejection; not an async wrapper, whose promise would be one more per call. */
-function settle<T>(fn: () => T | Promise<T>): Promise<T> {
+export function settle<T>(fn: () => T | Promise<T>): Promise<T> {
   try {
     return Promise.resolve(fn());
   } catch (e) {
