@@ -201,7 +201,7 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
       DO UPDATE SET clicks = f.clicks + EXCLUDED.clicks, visitors = f.visitors + EXCLUDED.visitors
     ),
     -- The batch's link.clicked events, one outbox row for all of it (url/link-events.ts relays it), for
-    -- the workspaces that have webhooks.
+    -- the workspaces that have webhooks; with none anywhere, the joins are not even started.
     click_events AS (
       INSERT INTO link_event_outbox (kind, data)
       SELECT 'link.clicked', jsonb_agg(jsonb_build_object(
@@ -209,7 +209,8 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
                'device', batch.device, 'browser', batch.browser, 'os', batch.os, 'referrer', batch.host, 'source', batch.source,
                'campaign', batch.campaign) ORDER BY batch.grp)
       FROM granted JOIN batch USING (grp) JOIN locked ON locked.id = granted.id
-      WHERE granted.n > 0 AND locked.workspace_id IN (SELECT workspace_id FROM link_event_subscribers)
+      WHERE EXISTS (SELECT FROM link_event_subscribers)
+        AND granted.n > 0 AND locked.workspace_id IN (SELECT workspace_id FROM link_event_subscribers)
       HAVING count(*) > 0
     )
     SELECT batch.grp::int AS grp, COALESCE(granted.n, 0) AS granted, locked.original_url, locked.ios_url, locked.android_url,
