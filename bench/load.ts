@@ -84,11 +84,11 @@ function fireFor(spec: PhaseSpec, previous: { result: autocannon.Result; seconds
   return fire(spec, Math.max(connections, Math.round(rate * forSeconds)));
 }
 
-/** Runs the warm-ups and then about `seconds` of load; the figures are the last run's. */
-export async function runPhase(spec: PhaseSpec): Promise<PhaseResult> {
+/** Runs the warm-ups and then about `forSeconds` of load; the figures are the last run's. */
+export async function runPhase(spec: PhaseSpec, forSeconds = seconds): Promise<PhaseResult> {
   const first = await fire(spec, connections * 2);
   const second = await fireFor(spec, first, 1);
-  const main = await fireFor(spec, second, seconds);
+  const main = await fireFor(spec, second, forSeconds);
   return {
     ...summarize(spec, [first.result, second.result, main.result]),
     perSecond: main.result.requests.total / main.seconds,

@@ -22,6 +22,7 @@ const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
 const TRACE_ROUNDS = Number(process.env.BENCH_TRACE_ROUNDS ?? 6);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
 /**
  * The bench measures speed, not the rate limits: shortening runs far above the default 120 a minute.
  * Nor sessions: the one access token it signs up for must outlast all its phases, not 15 minutes.
@@ -79,6 +80,13 @@ async function main(): Promise<number> {
       const stored = await storedClicks(base);
       if (stored !== clicks) problems.push(`after ${result.name}: ${stored} clicks stored, ${clicks} successful resolves`);
     };
+    /**
+     * Warms a freshly started app up on uniform resolves (their clicks count like any others): for its
+     * first seconds of load V8 is still compiling the hot code, on the cores the load shares.
+     */
+    const warmUp = async (target: SpawnedApp) =>
+      check(target.baseUrl, await runPhase({ ...uniformResolves(target.baseUrl, codes), name: "warm-up" }, WARM_UP_SECONDS), true);
+    await warmUp(app);
     for (const phase of appPhases(app.baseUrl, codes, token)) {
       // The bare server right before each phase: the machine's other load changes from minute to minute.
       const baseline = await runPhase({ name: "bare node:http, constant JSON", url: bare.url, expect: 200 });
@@ -102,6 +110,7 @@ async function main(): Promise<number> {
     const rounds: TracingRound[] = [];
     for (const side of roundOrder(TRACE_ROUNDS)) {
       app = await startApp(appRoot, { ...appEnv, ...tracingEnv(side) }, state);
+      await warmUp(app);
       const round = await measureRound(app, side, uniformResolves(app.baseUrl, codes));
       rounds.push(round);
       await check(app.baseUrl, round.result, true);
