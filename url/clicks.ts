@@ -122,7 +122,8 @@ interface GroupVerdict {
 /**
  * writeClicks counts a batch of clicks in one statement (one implicit transaction) and returns each
  * click's resolution: its link's target, or why there is none. All of the batch's clicks fall on one
- * UTC day, the day it is written (this process's clock). In order, the statement:
+ * UTC day, the day it is written (this process's clock). The statement is the function count_clicks
+ * (migrations/018, so that each connection plans it once); in order, it:
  *
  * 1. locks the links' rows in code order, so two instances writing overlapping batches wait for each
  *    other instead of deadlocking; everything below a link writes is written under its lock, and the
@@ -150,79 +151,8 @@ export async function writeClicks(clicks: Click[]): Promise<Resolution[]> {
   const key = clicks.some((c) => c.visitor !== null) ? await visitorKey(day) : null;
   const { groups: g, visitors: v, groupOfClick } = groupClicks(clicks, day, key);
   const verdicts = await db.queryAll<GroupVerdict>`
-    WITH batch AS MATERIALIZED (
-      SELECT * FROM unnest(${g.code}::text[], ${g.host}::text[], ${g.device}::text[], ${g.country}::text[], ${g.browser}::text[],
-                           ${g.os}::text[], ${g.source}::text[], ${g.campaign}::text[], ${g.unlocked}::bool[], ${g.warned}::bool[], ${g.n}::int[])
-        WITH ORDINALITY AS b (code, host, device, country, browser, os, source, campaign, unlocked, warned, n, grp)
-    ),
-    visits AS MATERIALIZED (
-      SELECT grp, ord, decode(hash, 'hex') AS visitor FROM unnest(${v.group}::int8[], ${v.ord}::int[], ${v.hash}::text[]) AS v (grp, ord, hash)
-    ),
-    locked AS MATERIALIZED (
-      SELECT id, code, original_url, ios_url, android_url, workspace_id, clicks, max_clicks, password_hash IS NOT NULL AS protected,
-             disabled_at IS NOT NULL AS disabled, flagged FROM urls
-      WHERE code IN (SELECT code FROM batch) AND (expires_at IS NULL OR expires_at > now())
-      ORDER BY code FOR UPDATE
-    ),
-    -- What each group may count: the clicks left below the link's limit, less the batch's earlier groups'.
-    granted AS MATERIALIZED (
-      SELECT batch.grp, locked.id,
-             CASE WHEN locked.max_clicks IS NULL THEN batch.n
-                  ELSE LEAST(batch.n, GREATEST(0, locked.max_clicks - locked.clicks
-                         - (SUM(batch.n) OVER (PARTITION BY batch.code ORDER BY batch.grp) - batch.n)))::int
-             END AS n
-      FROM batch JOIN locked USING (code)
-      WHERE NOT locked.disabled AND (NOT locked.protected OR batch.unlocked) AND (NOT locked.flagged OR batch.warned)
-    ),
-    counted AS (
-      UPDATE urls SET clicks = urls.clicks + per_link.n, last_clicked_at = now()
-      FROM (SELECT id, SUM(n)::int AS n FROM granted GROUP BY id HAVING SUM(n) > 0) AS per_link
-      WHERE urls.id = per_link.id
-    ),
-    first_today AS (
-      INSERT INTO url_visitors (day, url_id, visitor)
-      SELECT ${day}::date, granted.id, visits.visitor FROM visits JOIN granted USING (grp) WHERE visits.ord <= granted.n
-      ON CONFLICT DO NOTHING
-      RETURNING visitor
-    ),
-    -- A hash names its link as well as its visitor, so it finds the group of the click it came with.
-    new_visitors AS (
-      SELECT visits.grp, count(*)::int AS n FROM first_today JOIN visits USING (visitor) GROUP BY visits.grp
-    ),
-    -- Groups that differ only in how they passed a gate (unlocked, warned) share a row of the day.
-    history AS (
-      INSERT INTO url_click_facts AS f (url_id, day, host, device, country, browser, os, source, campaign, clicks, visitors)
-      SELECT granted.id, ${day}::date, batch.host, batch.device, batch.country, batch.browser, batch.os, batch.source, batch.campaign,
-             SUM(granted.n)::int, SUM(COALESCE(new_visitors.n, 0))::int
-      FROM granted JOIN batch USING (grp) LEFT JOIN new_visitors USING (grp)
-      WHERE granted.n > 0
-      GROUP BY granted.id, batch.host, batch.device, batch.country, batch.browser, batch.os, batch.source, batch.campaign
-      ON CONFLICT (url_id, day, host, device, country, browser, os, source, campaign)
-      DO UPDATE SET clicks = f.clicks + EXCLUDED.clicks, visitors = f.visitors + EXCLUDED.visitors
-    ),
-    -- The batch's link.clicked events, one outbox row for all of it (url/link-events.ts relays it), for
-    -- the workspaces that have webhooks; with none anywhere, the joins are not even started.
-    click_events AS (
-      INSERT INTO link_event_outbox (kind, data)
-      SELECT 'link.clicked', jsonb_agg(jsonb_build_object(
-               'seq', batch.grp - 1, 'code', batch.code, 'owner', locked.workspace_id::text, 'count', granted.n, 'country', batch.country,
-               'device', batch.device, 'browser', batch.browser, 'os', batch.os, 'referrer', batch.host, 'source', batch.source,
-               'campaign', batch.campaign) ORDER BY batch.grp)
-      FROM granted JOIN batch USING (grp) JOIN locked ON locked.id = granted.id
-      WHERE EXISTS (SELECT FROM link_event_subscribers)
-        AND granted.n > 0 AND locked.workspace_id IN (SELECT workspace_id FROM link_event_subscribers)
-      HAVING count(*) > 0
-    )
-    SELECT batch.grp::int AS grp, COALESCE(granted.n, 0) AS granted, locked.original_url, locked.ios_url, locked.android_url,
-           CASE WHEN locked.id IS NULL THEN
-                  CASE WHEN EXISTS (SELECT FROM urls WHERE urls.code = batch.code AND urls.expires_at <= now())
-                       THEN 'expired' ELSE 'not_found' END
-                WHEN locked.disabled THEN 'disabled'
-                WHEN locked.protected AND NOT batch.unlocked THEN 'password_required'
-                WHEN locked.flagged AND NOT batch.warned THEN 'flagged'
-                ELSE 'limit_reached'
-           END AS gone
-    FROM batch LEFT JOIN locked USING (code) LEFT JOIN granted USING (grp)
+    SELECT * FROM count_clicks(${g.code}, ${g.host}, ${g.device}, ${g.country}, ${g.browser}, ${g.os}, ${g.source}, ${g.campaign},
+                               ${g.unlocked}, ${g.warned}, ${g.n}, ${v.group}, ${v.ord}, ${v.hash}, ${day}::date)
   `;
   // A group's first `granted` clicks, in the batch's order, are the counted ones.
   const byGroup: GroupVerdict[] = [];
