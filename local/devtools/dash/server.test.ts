@@ -211,7 +211,7 @@ describe("dashboard API", () => {
 
     const traces = await Promise.all(visits.map(async (v) => (await get(`/api/traces/${v.headers.get("x-encore-trace-id")}`)).body.trace));
     const statements = traces.map(
-      (t) => t.spans[0].events.filter((e: any) => /WITH batch AS MATERIALIZED/.test(e.fields.query ?? "")).length,
+      (t) => t.spans[0].events.filter((e: any) => /SELECT \* FROM count_clicks\(/.test(e.fields.query ?? "")).length,
     );
     expect(statements.reduce((a, b) => a + b, 0)).toBe(mine.length);
     expect(Math.max(...statements)).toBe(1);
