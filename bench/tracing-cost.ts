@@ -9,7 +9,7 @@ import { runPhase, type PhaseResult, type PhaseSpec } from "./load";
 
 export type Side = "on" | "off";
 
-/** One round: the phase's figures and the app's CPU time per request over the whole round, warm-ups included. */
+/** One round: the phase's figures and the app's CPU time per request over the phase, its two short warm-ups included (not the app's warm-up before it). */
 export interface TracingRound {
   side: Side;
   result: PhaseResult;
