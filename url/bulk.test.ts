@@ -1,6 +1,7 @@
 // Bulk import and export over HTTP: 10,000 rows with 50 bad ones mixed in (each reported, the rest created
 // whole, with their QR images and url-shortened events), the same file twice, other shorteners' exports,
 // and 100,000 links exported as a stream with the process's memory growth measured.
+import http from "node:http";
 import { expect, it } from "vitest";
 import { db as analyticsDb } from "../analytics/db";
 import { describeLocal, drainTopic } from "../local/testing";
@@ -122,6 +123,30 @@ describeLocal("bulk import and export over HTTP", () => {
     const me = (await (await api.call("GET", "/auth/me", api.tokens[2])).json()) as { id: string };
     const count = await db.queryRow<{ n: number }>`SELECT count(*)::int AS n FROM urls WHERE creator = ${me.id}`;
     expect(count!.n).toBe(0);
+  });
+
+  it("answers the client's next request after refusing an oversized upload, instead of stalling it", async () => {
+    // One keep-alive socket at most: the next request waits for the upload's, which used to stall
+    // behind the unread rest of the file until the server timed the connection out (about 30 s).
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const send = (method: string, path: string, body?: string, signal?: AbortSignal) =>
+      new Promise<number>((resolve, reject) => {
+        const req = http.request(`${api.baseUrl}${path}`, {
+          method,
+          agent,
+          signal,
+          headers: { Authorization: `Bearer ${api.tokens[2]}`, "Content-Type": "text/csv" },
+        });
+        req.on("response", (res) => res.resume().on("end", () => resolve(res.statusCode!)));
+        req.on("error", reject);
+        req.end(body);
+      });
+    try {
+      expect(await send("POST", "/urls/import", "url\n" + `https://example.com/${"y".repeat(200)}\n`.repeat(30_000))).toBe(400);
+      expect(await send("GET", "/auth/me", undefined, AbortSignal.timeout(10_000))).toBe(200);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("exports 100,000 links as CSV and JSON, streamed, without holding them in memory", async ({ annotate }) => {

@@ -268,6 +268,21 @@ function logRequest(req: http.IncomingMessage, res: http.ServerResponse, started
   stdoutLines.write(formatLine(LogLevel.Info, "request", { method: req.method, path: req.url, status: res.statusCode, ms: ms.toFixed(1) }));
 }
 
+/**
+ * Lets go of a request its handler answered before reading it to the end (a refused upload): once the
+ * answer is out, the rest is read and dropped, as node:http drops a body nobody read, so the connection
+ * serves the client's next request instead of stalling behind the unread bytes.
+ */
+function releaseUnread(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const drop = () => {
+    if (req.complete) return;
+    req.removeAllListeners("data");
+    req.resume();
+  };
+  if (res.writableFinished) drop();
+  else res.once("finish", drop);
+}
+
 /** One request: handled, errors turned into Encore's error body, and one access-log line. */
 export function requestListener(gw: Gateway): http.RequestListener {
   return (req, res) => {
@@ -275,8 +290,12 @@ export function requestListener(gw: Gateway): http.RequestListener {
     const head: GatewayHead = {};
     // One then() rather than catch().finally(), which costs four promises more on every request.
     settle(() => detachedFromTransactions(() => respond(gw, req, res, head))).then(
-      () => logRequest(req, res, started),
+      () => {
+        logRequest(req, res, started);
+        if (!req.complete) releaseUnread(req, res);
+      },
       (e: unknown) => {
+        if (!req.complete) releaseUnread(req, res);
         try {
           const wire = toWireError(e);
           if (channels.span.hasSubscribers) answerSpans.get(res)?.error(wire);
