@@ -27,6 +27,11 @@ function filterQuery(f) {
   return p.toString();
 }
 
+/** The newest 200 summaries, one per trace: a later one in `items` replaces an earlier one of its trace. */
+function newest(items) {
+  return [...new Map(items.map((t) => [t.traceId, t])).values()].sort((a, b) => b.start - a.start).slice(0, 200);
+}
+
 export function TraceList() {
   const [filter, setFilter] = useState({ service: "", endpoint: "", status: "", q: "" });
   const [traces, setTraces] = useState(null);
@@ -36,10 +41,17 @@ export function TraceList() {
   // The list for the latest filter only: an answer for an earlier one that comes late is dropped.
   const latest = useRef(query);
   latest.current = query;
+  // The summaries streamed while a list is being fetched: the answer may predate them, and must not drop them.
+  const streamed = useRef(null);
   const load = useCallback(() => {
     const q = latest.current;
+    const during = new Map();
+    streamed.current = during;
     getJson(`/api/traces?${q}`).then(
-      (list) => q === latest.current && setTraces(list),
+      (list) => {
+        if (streamed.current === during) streamed.current = null;
+        if (q === latest.current) setTraces(q === "" ? newest([...list, ...during.values()]) : list);
+      },
       (e) => setError(e.message),
     );
   }, []);
@@ -50,9 +62,8 @@ export function TraceList() {
   const pending = useRef(null);
   const onTrace = useCallback((sum) => {
     if (latest.current === "") {
-      setTraces((old) =>
-        old === null ? old : [sum, ...old.filter((t) => t.traceId !== sum.traceId)].sort((a, b) => b.start - a.start).slice(0, 200),
-      );
+      streamed.current?.set(sum.traceId, sum);
+      setTraces((old) => (old === null ? old : newest([...old, sum])));
       return;
     }
     pending.current ??= setTimeout(() => {
