@@ -364,8 +364,8 @@ describe("dashboard in the browser", () => {
     const listed = page.locator(`[data-testid="trace-row"][data-trace-id="${traceId}"]`).filter({ hasText: "POST /shorten" });
     await listed.filter({ hasText: "200" }).waitFor({ timeout: 1000 });
     expect(performance.now() - answered).toBeLessThan(1000);
-    // Dispatched on the row itself: a real click aims at a point, and a delivery's trace listed above
-    // meanwhile moves the row from under it (the click then opened that newer trace).
+    // Dispatched on the row itself: a real click aims at a point, and traces started after the shorten
+    // (its delivery's) are listed above the row and may move it from under that point.
     await listed.dispatchEvent("click");
     await expect.poll(() => page.getByTestId("trace-id").textContent()).toBe(traceId);
     await row("INSERT INTO urls").waitFor();
