@@ -7,7 +7,7 @@ import { db as analyticsDb } from "../analytics/db";
 import { describeLocal, drainTopic } from "../local/testing";
 import { qrCodes } from "./bucket";
 import { db } from "./db";
-import { serveApiForThisFile } from "./__tests__/helpers";
+import { getStatus, serveApiForThisFile } from "./__tests__/helpers";
 
 type Line = { row: number; code: string; existing?: true } | { row: number; error: { code: string; message: string } };
 
@@ -129,21 +129,12 @@ describeLocal("bulk import and export over HTTP", () => {
     // One keep-alive socket at most: the next request waits for the upload's, which used to stall
     // behind the unread rest of the file until the server timed the connection out (about 30 s).
     const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
-    const send = (method: string, path: string, body?: string, signal?: AbortSignal) =>
-      new Promise<number>((resolve, reject) => {
-        const req = http.request(`${api.baseUrl}${path}`, {
-          method,
-          agent,
-          signal,
-          headers: { Authorization: `Bearer ${api.tokens[2]}`, "Content-Type": "text/csv" },
-        });
-        req.on("response", (res) => res.resume().on("end", () => resolve(res.statusCode!)));
-        req.on("error", reject);
-        req.end(body);
-      });
+    const auth = { Authorization: `Bearer ${api.tokens[2]}` };
     try {
-      expect(await send("POST", "/urls/import", "url\n" + `https://example.com/${"y".repeat(200)}\n`.repeat(30_000))).toBe(400);
-      expect(await send("GET", "/auth/me", undefined, AbortSignal.timeout(10_000))).toBe(200);
+      const file = "url\n" + `https://example.com/${"y".repeat(200)}\n`.repeat(30_000);
+      const upload = { method: "POST", body: file };
+      expect(await getStatus(`${api.baseUrl}/urls/import`, { ...auth, "Content-Type": "text/csv" }, agent, upload)).toBe(400);
+      expect(await getStatus(`${api.baseUrl}/auth/me`, auth, agent, { signal: AbortSignal.timeout(10_000) })).toBe(200);
     } finally {
       agent.destroy();
     }

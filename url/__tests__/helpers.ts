@@ -121,14 +121,27 @@ export function holdCleanupTurnForThisFile(): void {
   afterAll(() => endTurn());
 }
 
-/** GETs `url` through `agent` as an API client; resolves with the status once the body is read. */
-export function getStatus(url: string, headers: Record<string, string>, agent: http.Agent): Promise<number> {
+/**
+ * Sends a request to `url` through `agent` as an API client, a GET unless `init` names another method
+ * and a body; resolves with the status once the body is read.
+ */
+export function getStatus(
+  url: string,
+  headers: Record<string, string>,
+  agent: http.Agent,
+  init: { method?: string; body?: string; signal?: AbortSignal } = {},
+): Promise<number> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { agent, headers: { Accept: "application/json", ...headers } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode!));
-      })
-      .on("error", reject);
+      .request(
+        url,
+        { method: init.method ?? "GET", agent, signal: init.signal, headers: { Accept: "application/json", ...headers } },
+        (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode!));
+        },
+      )
+      .on("error", reject)
+      .end(init.body);
   });
 }
