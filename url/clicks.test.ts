@@ -1,6 +1,7 @@
-import { describe, expect } from "vitest";
+import { describe, expect, it } from "vitest";
 import { itOnServer } from "../local/testing";
 import { writeClicks, type Click } from "./clicks";
+import { db } from "./db";
 import { stats } from "./stats";
 import { url } from "~encore/clients";
 import { newUser, shortenAs, visit } from "./__tests__/helpers";
@@ -15,6 +16,11 @@ async function linksOfNewUser(count: number, path: string) {
 }
 
 describe("the click batch statement", () => {
+  it("keeps one plan per connection, also for batches of a single click (migration 019)", async () => {
+    const fn = await db.queryRow<{ proconfig: string[] | null }>`SELECT proconfig FROM pg_proc WHERE proname = 'count_clicks'`;
+    expect(fn?.proconfig).toEqual(["plan_cache_mode=force_generic_plan"]);
+  });
+
   itOnServer("counts overlapping batches written by two instances at once exactly", async () => {
     const { codes } = await linksOfNewUser(6, "overlap");
     const click = (code: string): Click => ({ code, ...visit() });
