@@ -13,6 +13,8 @@ export interface PhaseSpec {
   headers?: Record<string, string>;
   /** Builds each request's path and body (both default to the URL's path and no body). */
   next?: () => { path: string; body?: string };
+  /** Concurrent connections, when not BENCH_CONNECTIONS. */
+  connections?: number;
 }
 
 /** A phase's figures; `expected` counts answers with the expected status. */
@@ -41,7 +43,7 @@ async function fire(spec: PhaseSpec, amount: number): Promise<{ result: autocann
     run = autocannon(
       {
         url: url.origin,
-        connections: Math.min(connections, amount),
+        connections: Math.min(spec.connections ?? connections, amount),
         amount,
         timeout: 60,
         requests: [
@@ -81,12 +83,12 @@ function summarize(spec: PhaseSpec, runs: autocannon.Result[]): Omit<PhaseResult
 /** Sends about `forSeconds` worth of requests at the rate the previous run reached. */
 function fireFor(spec: PhaseSpec, previous: { result: autocannon.Result; seconds: number }, forSeconds: number) {
   const rate = previous.result.requests.total / previous.seconds;
-  return fire(spec, Math.max(connections, Math.round(rate * forSeconds)));
+  return fire(spec, Math.max(spec.connections ?? connections, Math.round(rate * forSeconds)));
 }
 
 /** Runs the warm-ups and then about `forSeconds` of load; the figures are the last run's. */
 export async function runPhase(spec: PhaseSpec, forSeconds = seconds): Promise<PhaseResult> {
-  const first = await fire(spec, connections * 2);
+  const first = await fire(spec, (spec.connections ?? connections) * 2);
   const second = await fireFor(spec, first, 1);
   const main = await fireFor(spec, second, forSeconds);
   return {

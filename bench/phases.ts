@@ -30,12 +30,21 @@ export function uniformResolves(base: string, codes: string[]): AppPhase {
   };
 }
 
+/**
+ * The same resolves from a single client, one after another: each click is a batch of its own, as for a
+ * link whose visitors come one at a time, so this phase shows what one click costs rather than a batch.
+ */
+function oneClientResolves(base: string, codes: string[]): AppPhase {
+  return { ...uniformResolves(base, codes), name: "GET /:code, uniform, one client", connections: 1 };
+}
+
 /** The app's phases, in order. */
 export function appPhases(base: string, codes: string[], token: string): AppPhase[] {
   const random = pickerOf(codes);
   let shortened = 0;
   return [
     uniformResolves(base, codes),
+    oneClientResolves(base, codes),
     { name: "GET /:code, one hot link", url: `${base}/${codes[0]}`, expect: 200, clicks: true },
     {
       name: "GET /:code, browser (302)",

@@ -89,12 +89,19 @@ async function main(): Promise<number> {
     await warmUp(app);
     for (const phase of appPhases(app.baseUrl, codes, token)) {
       // The bare server right before each phase: the machine's other load changes from minute to minute.
-      const baseline = await runPhase({ name: "bare node:http, constant JSON", url: bare.url, expect: 200 });
+      // A phase sent from one client compares with references sent from one client.
+      const clients = phase.connections === 1 ? ", one client" : "";
+      const baseline = await runPhase({
+        name: `bare node:http, constant JSON${clients}`,
+        url: bare.url,
+        expect: 200,
+        connections: phase.connections,
+      });
       rows.push({ result: baseline });
       /** Runs the phase on a bare node:http + pg server, if there is one and it does this phase. */
       const onReference = async (server: typeof barePg, does: string | undefined) => {
         if (!server || !does) return undefined;
-        const reference = await runPhase({ ...phase, name: `bare node:http + pg, ${does}`, url: server.url });
+        const reference = await runPhase({ ...phase, name: `bare node:http + pg, ${does}${clients}`, url: server.url });
         // Its clicks go to a copy of the links: the app's stored total must not move.
         await check(app!.baseUrl, reference, false);
         rows.push({ result: reference, bare: baseline });
