@@ -7,26 +7,33 @@ import type { Napi } from "../../model/napi";
 const pool = Buffer.alloc(16 * 1024);
 let used = pool.length;
 
-const ALPHABET = "0123456789abcdefghijklmnopqrstuv";
+/** Encore's id alphabet, as character codes. */
+const ALPHABET = Buffer.from("0123456789abcdefghijklmnopqrstuv", "latin1");
+
+/** Where ids are spelled before they become a string: one string per id, not one per character. */
+const letters = Buffer.alloc(26);
 
 /**
  * Bytes as Encore writes trace and span ids (`serialize_encore` in runtimes/core/src/model/mod.rs and
  * base32.rs): five bits at a time, most significant first, zero-filled at the end, no padding, in the
- * alphabet 0-9a-v (RFC 4648's base32hex in lower case).
+ * alphabet 0-9a-v (RFC 4648's base32hex in lower case). Bytes `start` to `end` of `bytes`.
  */
-export function encoreIdOf(bytes: Uint8Array): string {
-  let out = "";
+export function encoreIdOf(bytes: Uint8Array, start = 0, end = bytes.length): string {
+  const length = Math.ceil(((end - start) * 8) / 5);
+  const out = length <= letters.length ? letters : Buffer.alloc(length);
+  let n = 0;
   let acc = 0;
   let bits = 0;
-  for (const byte of bytes) {
-    acc = ((acc << 8) | byte) & 0xfff;
+  for (let i = start; i < end; i++) {
+    acc = ((acc << 8) | bytes[i]) & 0xfff;
     bits += 8;
     while (bits >= 5) {
       bits -= 5;
-      out += ALPHABET[(acc >>> bits) & 31];
+      out[n++] = ALPHABET[(acc >>> bits) & 31];
     }
   }
-  return bits > 0 ? out + ALPHABET[(acc << (5 - bits)) & 31] : out;
+  if (bits > 0) out[n++] = ALPHABET[(acc << (5 - bits)) & 31];
+  return out.toString("latin1", 0, n);
 }
 
 /** Fresh random bytes from the pool, as an Encore id. */
@@ -36,7 +43,7 @@ function encoreId(bytes: number): string {
     used = 0;
   }
   used += bytes;
-  return encoreIdOf(pool.subarray(used - bytes, used));
+  return encoreIdOf(pool, used - bytes, used);
 }
 
 /** A fresh trace id, so log lines of one request can be told apart. */
