@@ -32,6 +32,9 @@ export interface PhaseResult {
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 
+/** The connections a phase is sent over: its own count, or BENCH_CONNECTIONS. */
+const connectionsOf = (spec: PhaseSpec) => spec.connections ?? connections;
+
 /** autocannon's result, and the seconds from the start to the last answer (its own duration is rounded up to a 1 s sample). */
 async function fire(spec: PhaseSpec, amount: number): Promise<{ result: autocannon.Result; seconds: number }> {
   const url = new URL(spec.url);
@@ -43,7 +46,7 @@ async function fire(spec: PhaseSpec, amount: number): Promise<{ result: autocann
     run = autocannon(
       {
         url: url.origin,
-        connections: Math.min(spec.connections ?? connections, amount),
+        connections: Math.min(connectionsOf(spec), amount),
         amount,
         timeout: 60,
         requests: [
@@ -83,12 +86,12 @@ function summarize(spec: PhaseSpec, runs: autocannon.Result[]): Omit<PhaseResult
 /** Sends about `forSeconds` worth of requests at the rate the previous run reached. */
 function fireFor(spec: PhaseSpec, previous: { result: autocannon.Result; seconds: number }, forSeconds: number) {
   const rate = previous.result.requests.total / previous.seconds;
-  return fire(spec, Math.max(spec.connections ?? connections, Math.round(rate * forSeconds)));
+  return fire(spec, Math.max(connectionsOf(spec), Math.round(rate * forSeconds)));
 }
 
 /** Runs the warm-ups and then about `forSeconds` of load; the figures are the last run's. */
 export async function runPhase(spec: PhaseSpec, forSeconds = seconds): Promise<PhaseResult> {
-  const first = await fire(spec, (spec.connections ?? connections) * 2);
+  const first = await fire(spec, connectionsOf(spec) * 2);
   const second = await fireFor(spec, first, 1);
   const main = await fireFor(spec, second, forSeconds);
   return {
