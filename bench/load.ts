@@ -1,7 +1,7 @@
 // One measured phase of `npm run bench`: autocannon drives a fixed number of requests, so every sent
 // request is answered and counted (a run cut off by a timer would leave clicks the server committed
 // but the load generator never saw). The number comes from two warm-ups (two requests per connection,
-// then about a second's worth), so a phase lasts about BENCH_SECONDS whatever its speed.
+// then about a second's worth), so a run lasts about as long as asked whatever its speed.
 import autocannon from "autocannon";
 
 /** What a phase sends: a fixed request or one built per request, and the status every answer must have. */
@@ -30,7 +30,8 @@ export interface PhaseResult {
 }
 
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 64);
-const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+/** About how long each phase is measured, over all its rounds (BENCH_SECONDS). */
+export const phaseSeconds = Number(process.env.BENCH_SECONDS ?? 10);
 
 /** The connections a phase is sent over: its own count, or BENCH_CONNECTIONS. */
 const connectionsOf = (spec: PhaseSpec) => spec.connections ?? connections;
@@ -90,7 +91,7 @@ function fireFor(spec: PhaseSpec, previous: { result: autocannon.Result; seconds
 }
 
 /** Runs the warm-ups and then about `forSeconds` of load; the figures are the last run's. */
-export async function runPhase(spec: PhaseSpec, forSeconds = seconds): Promise<PhaseResult> {
+export async function runPhase(spec: PhaseSpec, forSeconds = phaseSeconds): Promise<PhaseResult> {
   const first = await fire(spec, connectionsOf(spec) * 2);
   const second = await fireFor(spec, first, 1);
   const main = await fireFor(spec, second, forSeconds);

@@ -1,7 +1,7 @@
 // `npm run bench`: the app as `npm start` runs it (embedded PGlite, or the server DATABASE_URL names)
-// against a bare node:http server measured right before each phase, over loopback, with autocannon;
-// on a server also against bare node:http + pg doing the same database work, and group-committing
-// clicks (bare-pg-server.ts);
+// against a bare node:http server, over loopback, with autocannon; on a server also against bare
+// node:http + pg doing the same database work, and group-committing clicks (bare-pg-server.ts); each
+// phase in rounds, the references and the app taking turns (rounds.ts);
 // then tracing's cost, the uniform resolves with tracing on and off (tracing-cost.ts), and the
 // memory `npm start` holds at idle (idle-rss.ts).
 // After every phase and round the stored click total must equal the successful resolves so far.
@@ -11,18 +11,20 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { databaseUrl, freshAppState, removeAppState, startApp, type AppState, type SpawnedApp } from "../local";
-import { runPhase, type PhaseResult } from "./load";
+import { phaseSeconds, runPhase, type PhaseResult, type PhaseSpec } from "./load";
 import { appPhases, signUp, storedClicks, uniformResolves } from "./phases";
 import { formatTable, type TableRow } from "./table";
 import { benchCodes, seedLinks } from "./seed-links";
 import { formatTracing, measureRound, roundOrder, tracingEnv, type TracingRound } from "./tracing-cost";
 import { formatIdleRss, measureIdleRss } from "./idle-rss";
+import { combineRounds, roundsFromEnv, turnOrder } from "./rounds";
 
 const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
 const TRACE_ROUNDS = Number(process.env.BENCH_TRACE_ROUNDS ?? 6);
 const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+const ROUNDS = roundsFromEnv();
 /**
  * The bench measures speed, not the rate limits: shortening runs far above the default 120 a minute.
  * Nor sessions: the one access token it signs up for must outlast all its phases, not 15 minutes.
@@ -33,6 +35,12 @@ const appEnv = {
   RATE_LIMIT_SHORTEN: process.env.RATE_LIMIT_SHORTEN ?? "1000000/1m",
   RATE_LIMIT_SHORTEN_PER_USER: process.env.RATE_LIMIT_SHORTEN_PER_USER ?? "1000000/1m",
 };
+
+/** One run of a phase's round: the bare server, a bare node:http + pg server, or the app. */
+interface Step {
+  kind: "bare" | "barePg" | "batchedPg" | "app";
+  spec: PhaseSpec;
+}
 
 /** Starts a reference server of bench/ in its own process; resolves with its URL and a stop function. */
 async function startServer(script: string, ...args: string[]): Promise<{ url: string; stop: () => void }> {
@@ -88,30 +96,37 @@ async function main(): Promise<number> {
       check(target.baseUrl, await runPhase({ ...uniformResolves(target.baseUrl, codes), name: "warm-up" }, WARM_UP_SECONDS), true);
     await warmUp(app);
     for (const phase of appPhases(app.baseUrl, codes, token)) {
-      // The bare server right before each phase: the machine's other load changes from minute to minute.
       // A phase sent from one client compares with references sent from one client.
       const clients = phase.connections === 1 ? ", one client" : "";
-      const baseline = await runPhase({
-        name: `bare node:http, constant JSON${clients}`,
-        url: bare.url,
-        expect: 200,
-        connections: phase.connections,
-      });
+      /** The phase on a bare node:http + pg server, if there is one and it does this phase. */
+      const referenceStep = (kind: Step["kind"], server: typeof barePg, does: string | undefined): Step[] =>
+        server && does ? [{ kind, spec: { ...phase, name: `bare node:http + pg, ${does}${clients}`, url: server.url } }] : [];
+      const steps: Step[] = [
+        {
+          kind: "bare",
+          spec: { name: `bare node:http, constant JSON${clients}`, url: bare.url, expect: 200, connections: phase.connections },
+        },
+        ...referenceStep("barePg", barePg, phase.onBarePg),
+        ...referenceStep("batchedPg", batchedPg, phase.onBatchedPg),
+        { kind: "app", spec: phase },
+      ];
+      const results = new Map<Step["kind"], PhaseResult[]>();
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const { kind, spec } of turnOrder(steps, round)) {
+          const result = await runPhase(spec, phaseSeconds / ROUNDS);
+          // A reference's clicks go to a copy of the links: the app's stored total must not move.
+          await check(app.baseUrl, result, kind === "app" && phase.clicks);
+          results.set(kind, [...(results.get(kind) ?? []), result]);
+        }
+      }
+      const of = (kind: Step["kind"]) => (results.has(kind) ? combineRounds(results.get(kind)!) : undefined);
+      const baseline = of("bare")!;
+      const reference = of("barePg");
+      const batched = of("batchedPg");
       rows.push({ result: baseline });
-      /** Runs the phase on a bare node:http + pg server, if there is one and it does this phase. */
-      const onReference = async (server: typeof barePg, does: string | undefined) => {
-        if (!server || !does) return undefined;
-        const reference = await runPhase({ ...phase, name: `bare node:http + pg, ${does}${clients}`, url: server.url });
-        // Its clicks go to a copy of the links: the app's stored total must not move.
-        await check(app!.baseUrl, reference, false);
-        rows.push({ result: reference, bare: baseline });
-        return reference;
-      };
-      const reference = await onReference(barePg, phase.onBarePg);
-      const batched = await onReference(batchedPg, phase.onBatchedPg);
-      const result = await runPhase(phase);
-      rows.push({ result, bare: baseline, barePg: reference, batchedPg: batched });
-      await check(app.baseUrl, result, phase.clicks);
+      if (reference) rows.push({ result: reference, bare: baseline });
+      if (batched) rows.push({ result: batched, bare: baseline });
+      rows.push({ result: of("app")!, bare: baseline, barePg: reference, batchedPg: batched });
     }
     await app.stop();
     const rounds: TracingRound[] = [];
@@ -123,7 +138,9 @@ async function main(): Promise<number> {
       await check(app.baseUrl, round.result, true);
       await app.stop();
     }
-    console.log(`engine: ${engine}; ${LINKS} links; loopback; Node ${process.version}; ${os.cpus().length} × ${os.cpus()[0]?.model}`);
+    console.log(
+      `engine: ${engine}; ${LINKS} links; ${ROUNDS} rounds a phase; loopback; Node ${process.version}; ${os.cpus().length} × ${os.cpus()[0]?.model}`,
+    );
     console.log(formatTable(rows));
     console.log(`\nTracing's cost: ${TRACE_ROUNDS} alternating rounds, the app restarted on the same data for each`);
     console.log(formatTracing(rounds));

@@ -6,6 +6,7 @@
 // request is the app process's own CPU time (the dashboard's /api/status), whatever else the machine runs.
 import type { SpawnedApp } from "../local";
 import { runPhase, type PhaseResult, type PhaseSpec } from "./load";
+import { mean, median } from "./rounds";
 
 export type Side = "on" | "off";
 
@@ -46,9 +47,6 @@ export async function measureRound(app: SpawnedApp, side: Side, spec: PhaseSpec)
   const after = await appStatus(app);
   return { side, result, cpuMicrosPerRequest: (after.cpuMicros - before.cpuMicros) / result.requests };
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 /** Each side's figures over its rounds: mean throughput and CPU per request, median p50 and p99. */
 function summarize(rounds: TracingRound[], side: Side) {
