@@ -23,7 +23,7 @@ const appRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..")
 const tsx = path.join(appRoot, "node_modules", ".bin", "tsx");
 const LINKS = Number(process.env.BENCH_LINKS ?? 100_000);
 const TRACE_ROUNDS = Number(process.env.BENCH_TRACE_ROUNDS ?? 6);
-const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 10);
+const WARM_UP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 20);
 const ROUNDS = roundsFromEnv();
 /**
  * The bench measures speed, not the rate limits: shortening runs far above the default 120 a minute.
