@@ -6,7 +6,7 @@ import type { AppModel } from "../model/app-model";
 import { migrateAll } from "./migrate";
 import { QueryArgs } from "../runtime/sqldb/cursor";
 import { SqlDatabase } from "../runtime/sqldb/database";
-import { databaseUrl, openServer, withMaintenanceClient } from "../runtime/sqldb/server-engine";
+import { TEST_POOL, databaseUrl, openServer, withMaintenanceClient } from "../runtime/sqldb/server-engine";
 import { rows, tempDatabase } from "../runtime/sqldb/testkit";
 
 const serverUrl = process.env.DATABASE_URL;
@@ -44,7 +44,7 @@ describe("migrateAll on a PostgreSQL server", () => {
       new SqlDatabase(
         { ...users, name, migrationsDir: null },
         {
-          open: async () => openServer(name, databaseUrl(serverUrl!, name), 1),
+          open: async () => openServer(name, databaseUrl(serverUrl!, name), { ...TEST_POOL, max: 1 }),
           connString: () => "",
           oneConnection: false,
         },

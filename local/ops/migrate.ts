@@ -6,7 +6,7 @@
 import type { AppModel, DatabaseModel } from "../model/app-model";
 import { appModel } from "../runtime/core/context";
 import { migrate } from "../runtime/sqldb/migrate";
-import { databaseUrl, ensureDatabase, openServer } from "../runtime/sqldb/server-engine";
+import { ENCORE_POOL, databaseUrl, ensureDatabase, openServer } from "../runtime/sqldb/server-engine";
 
 /** What migrating did to one database. */
 export interface MigrationReport {
@@ -33,7 +33,8 @@ export async function migrateTargets(targets: MigrationTarget[]): Promise<Migrat
   const reports: MigrationReport[] = [];
   for (const t of targets) {
     await ensureDatabase(t.serverUrl, t.name);
-    const engine = openServer(t.name, databaseUrl(t.serverUrl, t.name), 1);
+    // One connection, closed once its migrations are applied.
+    const engine = openServer(t.name, databaseUrl(t.serverUrl, t.name), { ...ENCORE_POOL, max: 1 });
     try {
       reports.push({ database: t.database.name, applied: await migrate(engine, t.database) });
     } finally {

@@ -10,7 +10,7 @@ import { appModel, testMode } from "../core/context";
 import { SqlDatabase, type EngineSpec } from "./database";
 import { quoteIdent } from "./engine";
 import { openPglite } from "./pglite-engine";
-import { databaseUrl, ensureDatabase, openServer, withMaintenanceClient } from "./server-engine";
+import { ENCORE_POOL, TEST_POOL, databaseUrl, ensureDatabase, openServer, withMaintenanceClient } from "./server-engine";
 
 /** Where the engine choice comes from; the defaults are the process's. */
 export interface EngineEnv {
@@ -56,7 +56,7 @@ export function engineSpec(db: DatabaseModel, env: EngineEnv): EngineSpec {
     return {
       async open() {
         await ensureDatabase(serverUrl, name);
-        return openServer(db.name, url, env.testMode ? 5 : 30);
+        return openServer(db.name, url, env.testMode ? TEST_POOL : ENCORE_POOL);
       },
       oneConnection: false,
       connString: () => url,

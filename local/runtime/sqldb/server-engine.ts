@@ -82,9 +82,31 @@ export function connectionFault(err: unknown, connecting: boolean): Error {
 /** Clients whose connection has died; the pool must not hand them out again. */
 const lost = new WeakSet<pg.PoolClient | pg.Client>();
 
+/** How a pool holds its connections. */
+export interface PoolLimits {
+  max: number;
+  /** A connection unused for this long is closed. */
+  idleMs: number;
+  /** A connection this old is replaced once it is free; 0 never. */
+  lifetimeSeconds: number;
+}
+
+/**
+ * Encore's pool: bb8 0.9 with at most 30 connections (runtimes/core/src/sqldb/client.rs) and bb8's
+ * Builder defaults otherwise (bb8/src/api.rs: idle connections closed after 10 minutes, any replaced
+ * after 30), so a click after a quiet minute finds its connection, and its statement's plan, still there.
+ */
+export const ENCORE_POOL: PoolLimits = { max: 30, idleMs: 10 * 60_000, lifetimeSeconds: 30 * 60 };
+
+/**
+ * Tests' pools: a test file's databases are never closed, and the server is shared by every test file
+ * of both workers, so a few connections each, closed 5 s after their last statement.
+ */
+export const TEST_POOL: PoolLimits = { max: 5, idleMs: 5_000, lifetimeSeconds: 0 };
+
 /** Opens a pool on an existing database of the server. */
-export function openServer(dbName: string, url: string, maxConnections: number): Engine {
-  return new ServerEngine(dbName, url, maxConnections);
+export function openServer(dbName: string, url: string, limits: PoolLimits): Engine {
+  return new ServerEngine(dbName, url, limits);
 }
 
 /**
@@ -119,12 +141,13 @@ class ServerEngine implements Engine {
   constructor(
     readonly dbName: string,
     url: string,
-    max: number,
+    limits: PoolLimits,
   ) {
     this.pool = new pg.Pool({
       connectionString: url,
-      max,
-      idleTimeoutMillis: 5_000,
+      max: limits.max,
+      idleTimeoutMillis: limits.idleMs,
+      maxLifetimeSeconds: limits.lifetimeSeconds,
       options: Object.entries(SESSION_SETTINGS)
         .map(([k, v]) => `-c ${k}=${v}`)
         .join(" "),
