@@ -5,7 +5,7 @@ import crypto from "node:crypto";
 import { afterAll, expect, it } from "vitest";
 import { NEEDS_DATABASE_URL, skipUnless } from "../../testing";
 import { SqlDatabase } from "./database";
-import { dropDatabasesWithPrefix, engineSpec } from "./open";
+import { dropDatabasesWithPrefix, dropTestDatabases, engineSpec } from "./open";
 import { TEST_POOL } from "./server-engine";
 import { row, tempDatabase } from "./testkit";
 
@@ -20,7 +20,7 @@ const opened: SqlDatabase[] = [];
 afterAll(async () => {
   await Promise.all(opened.map((db) => db.close()));
   await dropDatabasesWithPrefix(prefix, serverUrl);
-  await dropDatabasesWithPrefix(`test_${run}_`, serverUrl);
+  await dropTestDatabases(run, serverUrl);
 });
 
 /** A migrated database on the server, opened as `npm start` (testMode false) or a test opens it. */
